@@ -1,0 +1,178 @@
+package frd
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrMalformed is returned when a buffer the kernel filled does not hold the
+// records it claims. It never describes the directory being read: it means a
+// kernel whose layout this package does not know, and is worth a bug report.
+var ErrMalformed = errors.New("frd: malformed directory buffer")
+
+// Entry is one directory entry. Name and Type are always set; every other
+// field is filled for regular files only and is zero for every other type,
+// and for every entry of a [Lister.Names] listing.
+//
+// Entry is comparable: an entry that == the one from an earlier listing has
+// the same name, type, size, times, file id, allocation, link count and
+// device. Since == includes the change time, a permissions change counts as
+// a change on the platforms that report one.
+//
+// The names from one read of the kernel's buffer share one allocation, so a
+// Name kept long after its neighbours are gone is worth a [strings.Clone].
+type Entry struct {
+	Name            string      // the name within its directory, without a path
+	Type            fs.FileMode // type bits only, as fs.DirEntry.Type reports them
+	Size            int64       // a regular file's data length in bytes
+	ModTimeNanos    int64       // a regular file's modification time, Unix nanoseconds
+	ChangeTimeNanos int64       // its status change time; macOS, Linux and Windows
+	FileID          uint64      // its number on the volume (inode); 0 if unknown
+
+	// What a disk-usage tool needs, from the same stat, so that nobody has
+	// to stat the file again. Regular files only, like the fields above.
+
+	// Allocated is the space the file takes on disk in bytes: st_blocks*512
+	// on Linux and the portable fallback; smaller than Size for a sparse
+	// file, and 0 for data kept inline or not yet written back.
+	Allocated int64
+	// Links is the file's hard-link count (st_nlink); 0 where unknown.
+	Links uint64
+	// Device identifies the file system holding the file, as st_dev does
+	// (major and minor combined as makedev does on Linux); 0 where unknown.
+	// With FileID it identifies the file: two entries with the same nonzero
+	// (Device, FileID) are hard links to one file.
+	Device uint64
+}
+
+// ModTime returns ModTimeNanos as a time in the local time zone, as
+// time.Unix gives it: the Unix epoch for anything but a regular file.
+func (e Entry) ModTime() time.Time {
+	return time.Unix(0, e.ModTimeNanos)
+}
+
+// CompareName compares a and b by Name only, in byte order, the order
+// [os.ReadDir] returns: negative when a sorts first, zero when the names are
+// equal, positive when b sorts first.
+func CompareName(a, b Entry) int {
+	return strings.Compare(a.Name, b.Name)
+}
+
+// SortByName sorts entries in place by name in byte order, the order
+// [os.ReadDir] returns. It is stable and allocates nothing.
+func SortByName(entries []Entry) {
+	slices.SortStableFunc(entries, CompareName)
+}
+
+// ReadDir lists the directory name and returns its entries sorted by name,
+// as [os.ReadDir] does; an empty, non-nil slice for an empty directory.
+//
+// The error is nil, or an *os.PathError: from the open (ENOTDIR for a name
+// that is not a directory), or from the listing or an entry's stat, with the
+// entries read before it. Its errors can differ from os.ReadDir's, since it
+// also reads each file's metadata: on Linux, a directory that may be read but
+// not searched fails at the first name that has to be stat'ed.
+//
+// It borrows a pooled buffer, as the function [AppendDir] does; a walker
+// keeps a [Lister] instead.
+func ReadDir(name string) ([]Entry, error) {
+	entries, err := readDir(name)
+	if entries == nil {
+		entries = []Entry{}
+	}
+	SortByName(entries)
+	return entries, err
+}
+
+// AppendDir reads the open directory dir from its current offset to its end
+// and appends one Entry per name to dst, in the order the kernel gives them.
+//
+//   - "." and ".." are never included.
+//   - A symbolic link is reported as a link and never followed.
+//   - A name removed between the read and its stat is left out.
+//   - The error is nil, or an *os.PathError naming the entry that failed, or
+//     the directory when the listing call itself failed; the entries read
+//     before it are returned with it.
+//
+// dir is not closed. Don't mix AppendDir with dir's own ReadDir, Readdir or
+// Readdirnames: they buffer entries the native listing cannot see. Reopen
+// the directory to switch.
+//
+// AppendDir borrows its 64 KiB buffer from a sync.Pool, which may drop it at
+// any garbage collection; a walker keeps a [Lister] per goroutine instead.
+func AppendDir(dst []Entry, dir *os.File) ([]Entry, error) {
+	l := listerPool.Get().(*Lister)
+	dst, err := l.AppendDir(dst, dir)
+	listerPool.Put(l)
+	return dst, err
+}
+
+// listerPool lends the function AppendDir and ReadDir a Lister, buffer and
+// all, with Names and Rewind unset.
+var listerPool = sync.Pool{New: func() any { return new(Lister) }}
+
+// bufSize is the size of the buffer the kernel fills.
+const bufSize = 64 << 10
+
+// A Lister owns the buffer the kernel fills, so a walker that keeps one per
+// goroutine allocates only a few times per directory.
+//
+// The zero Lister is ready to use. It must not be used by two goroutines at
+// once, nor copied after its first use. One directory is listed by one
+// goroutine at a time: two calls on one descriptor share its offset and
+// split its entries between them, or under Rewind repeat or skip them.
+type Lister struct {
+	// Names lists names and types only: every Entry has Name and Type, and
+	// every other field is zero. On Linux it skips the statx per file; an
+	// entry whose record carries no type (a file system without d_type) is
+	// still stat'ed for its type. Set it before the first call on a
+	// directory and keep it for that directory.
+	Names bool
+
+	// Rewind lists each directory from its first entry rather than from the
+	// descriptor's position, so a descriptor listed before lists again in
+	// full. On Linux the descriptor is moved to its start with lseek first.
+	Rewind bool
+
+	sys sysLister // the platform's buffers
+}
+
+// AppendDir takes and returns what the function [AppendDir] does, and under
+// Rewind reads dir from its first entry.
+func (l *Lister) AppendDir(dst []Entry, dir *os.File) ([]Entry, error) {
+	if dir == nil {
+		return dst, &os.PathError{Op: "readdir", Path: "", Err: os.ErrInvalid}
+	}
+	return l.appendFile(dst, dir)
+}
+
+// AppendHandle lists the raw directory descriptor fd (a Unix file
+// descriptor, the value os.File.Fd returns) and appends one Entry per name
+// to dst, as [AppendDir] does. It reads from the descriptor's current
+// position, or from its first entry under Rewind, and never closes it. name
+// is the directory's path, used only in errors.
+//
+// A descriptor taken from os.File.Fd needs that os.File kept reachable until
+// the call returns, since its finalizer closes the descriptor.
+//
+// On platforms without a bulk listing here it returns an error wrapping
+// [errors.ErrUnsupported].
+func (l *Lister) AppendHandle(dst []Entry, fd uintptr, name string) ([]Entry, error) {
+	return l.appendHandle(dst, fd, name)
+}
+
+// joinName is the path an error about the entry name of dir names.
+func joinName(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	if strings.HasSuffix(dir, "/") {
+		return dir + name
+	}
+	return dir + "/" + name
+}

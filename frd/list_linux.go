@@ -1,0 +1,159 @@
+package frd
+
+import (
+	"os"
+	"runtime"
+	"slices"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// sysLister is the Linux state a Lister keeps between calls.
+type sysLister struct {
+	buf  []byte   // what getdents64 fills
+	recs []dirent // the parsed records of one read
+	stx  unix.Statx_t
+}
+
+// statxFlags: never follow a symlink, never trigger an automount (as lstat
+// does not), and take what the kernel has cached rather than asking a
+// network file system's server again.
+const statxFlags = unix.AT_SYMLINK_NOFOLLOW | unix.AT_NO_AUTOMOUNT | unix.AT_STATX_DONT_SYNC
+
+// statxMask asks for the fields an Entry carries; the device comes with
+// every answer.
+const statxMask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME |
+	unix.STATX_INO | unix.STATX_NLINK | unix.STATX_BLOCKS
+
+func readDir(name string) ([]Entry, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		return err
+	})
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: name, Err: err}
+	}
+	l := listerPool.Get().(*Lister)
+	entries, err := l.list(nil, fd, name)
+	listerPool.Put(l)
+	_ = unix.Close(fd) // a directory's close reports nothing worth an error
+	return entries, err
+}
+
+func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
+	dst, err := l.appendHandle(dst, f.Fd(), f.Name())
+	runtime.KeepAlive(f) // its finalizer would close the descriptor
+	return dst, err
+}
+
+func (l *Lister) appendHandle(dst []Entry, fd uintptr, name string) ([]Entry, error) {
+	if l.Rewind {
+		if _, err := unix.Seek(int(fd), 0, unix.SEEK_SET); err != nil {
+			return dst, &os.PathError{Op: "lseek", Path: name, Err: err}
+		}
+	}
+	return l.list(dst, int(fd), name)
+}
+
+// list reads the directory fd to its end, appending to dst. dirName is used
+// only in errors.
+func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
+	s := &l.sys
+	if s.buf == nil {
+		s.buf = make([]byte, bufSize)
+	}
+	for {
+		var n int
+		err := ignoringEINTR(func() (err error) {
+			n, err = unix.Getdents(fd, s.buf)
+			return err
+		})
+		if err != nil {
+			return dst, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
+		}
+		if n <= 0 {
+			return dst, nil
+		}
+		buf := s.buf[:n]
+		var namesLen int
+		s.recs, namesLen, err = parseDirent64(s.recs[:0], buf)
+		if err != nil {
+			return dst, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
+		}
+		if len(s.recs) == 0 {
+			continue
+		}
+
+		// The names of one read share one allocation.
+		names := make([]byte, 0, namesLen)
+		for _, r := range s.recs {
+			names = append(names, buf[r.nameOff:r.nameOff+uint32(r.nameLen)]...)
+		}
+		all := unsafe.String(unsafe.SliceData(names), len(names))
+
+		dst = slices.Grow(dst, len(s.recs))
+		off := 0
+		for _, r := range s.recs {
+			e := Entry{Name: all[off : off+int(r.nameLen)]}
+			off += int(r.nameLen)
+			typ, known := direntType(r.typ)
+			if known && (typ != 0 || l.Names) {
+				e.Type = typ
+				dst = append(dst, e)
+				continue
+			}
+			mask := statxMask
+			if l.Names {
+				mask = unix.STATX_TYPE
+			}
+			// The name is NUL-terminated in the buffer, so statx takes it
+			// from there without a copy.
+			err := ignoringEINTR(func() error { return statxAt(fd, &buf[r.nameOff], mask, &s.stx) })
+			if err == unix.ENOENT {
+				continue // removed since the read
+			}
+			if err != nil {
+				return dst, &os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}
+			}
+			e.Type = modeType(uint32(s.stx.Mode))
+			if e.Type == 0 && !l.Names {
+				fillStatx(&e, &s.stx)
+			}
+			dst = append(dst, e)
+		}
+	}
+}
+
+// fillStatx copies a regular file's metadata from stx.
+func fillStatx(e *Entry, stx *unix.Statx_t) {
+	e.Size = int64(stx.Size)
+	e.ModTimeNanos = stx.Mtime.Sec*1e9 + int64(stx.Mtime.Nsec)
+	e.ChangeTimeNanos = stx.Ctime.Sec*1e9 + int64(stx.Ctime.Nsec)
+	e.FileID = stx.Ino
+	e.Allocated = int64(stx.Blocks) * 512
+	e.Links = uint64(stx.Nlink)
+	e.Device = unix.Mkdev(stx.Dev_major, stx.Dev_minor)
+}
+
+// statxAt stats the NUL-terminated name relative to dirfd. It is
+// unix.Statx without the copy of the name the string parameter costs.
+func statxAt(dirfd int, name *byte, mask int, stx *unix.Statx_t) error {
+	_, _, errno := unix.Syscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
+		statxFlags, uintptr(mask), uintptr(unsafe.Pointer(stx)), 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// ignoringEINTR calls fn until it returns anything but EINTR: a slow file
+// system (NFS, FUSE) may interrupt a listing or a stat with a signal.
+func ignoringEINTR(fn func() error) error {
+	for {
+		if err := fn(); err != unix.EINTR {
+			return err
+		}
+	}
+}

@@ -1,0 +1,64 @@
+//go:build !linux
+
+package frd
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// The portable fallback: the os package's listing and one lstat per regular
+// file, by its full path.
+
+type sysLister struct{}
+
+func readDir(name string) ([]Entry, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, &os.PathError{Op: "open", Path: name, Err: syscall.ENOTDIR}
+	}
+	var l Lister
+	return l.appendFile(nil, f)
+}
+
+func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
+	if l.Rewind {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return dst, err
+		}
+	}
+	des, rerr := f.ReadDir(-1)
+	for _, d := range des {
+		e := Entry{Name: d.Name(), Type: d.Type()}
+		if e.Type.IsRegular() && !l.Names {
+			fi, err := d.Info()
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // removed since the read
+			}
+			if err != nil {
+				return dst, err
+			}
+			e.Type = fi.Mode().Type()
+			if e.Type.IsRegular() {
+				e.Size = fi.Size()
+				e.ModTimeNanos = fi.ModTime().UnixNano()
+				fillSys(&e, fi)
+			}
+		}
+		dst = append(dst, e)
+	}
+	return dst, rerr
+}
+
+func (l *Lister) appendHandle(dst []Entry, fd uintptr, name string) ([]Entry, error) {
+	return dst, &os.PathError{Op: "readdir", Path: name, Err: errors.ErrUnsupported}
+}
