@@ -16,6 +16,9 @@ type sysLister struct {
 	stx  unix.Statx_t
 }
 
+// testHookAfterRead, when set by a test, runs between a read and its stats.
+var testHookAfterRead func()
+
 // statxFlags: never follow a symlink, never trigger an automount (as lstat
 // does not), and take what the kernel has cached rather than asking a
 // network file system's server again.
@@ -84,6 +87,9 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 		}
 		if len(s.recs) == 0 {
 			continue
+		}
+		if testHookAfterRead != nil {
+			testHookAfterRead()
 		}
 
 		// The names of one read share one allocation.

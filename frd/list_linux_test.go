@@ -1,0 +1,408 @@
+package frd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// checkSys checks the fields beyond size and mtime against lstat.
+func checkSys(t *testing.T, e Entry, fi fs.FileInfo) {
+	t.Helper()
+	st := fi.Sys().(*syscall.Stat_t)
+	want := Entry{
+		Name:            e.Name,
+		Size:            st.Size,
+		ModTimeNanos:    st.Mtim.Nano(),
+		ChangeTimeNanos: st.Ctim.Nano(),
+		FileID:          st.Ino,
+		Allocated:       st.Blocks * 512,
+		Links:           st.Nlink,
+		Device:          st.Dev,
+	}
+	if e != want {
+		t.Errorf("%q:\n got %+v\nwant %+v (lstat)", e.Name, e, want)
+	}
+}
+
+// makeSpecial makes a FIFO, a socket and, as root, a character and a block
+// device in dir.
+func makeSpecial(t *testing.T, dir string) {
+	t.Helper()
+	must(t, unix.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	ln, err := net.Listen("unix", filepath.Join(dir, "socket"))
+	must(t, err)
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close()
+	if os.Geteuid() == 0 {
+		must(t, unix.Mknod(filepath.Join(dir, "chardev"), unix.S_IFCHR|0o600, int(unix.Mkdev(1, 3))))
+		must(t, unix.Mknod(filepath.Join(dir, "blockdev"), unix.S_IFBLK|0o600, int(unix.Mkdev(7, 200))))
+	}
+}
+
+func TestHardLinks(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "one", 10)
+	must(t, os.Link(p, filepath.Join(dir, "two")))
+	must(t, os.Link(p, filepath.Join(dir, "three")))
+	entries, err := ReadDir(dir)
+	must(t, err)
+	checkSameAsOS(t, dir, entries)
+	for _, e := range entries {
+		if e.Links != 3 || e.FileID != entries[0].FileID || e.Device != entries[0].Device {
+			t.Errorf("%+v: want 3 links to one file", e)
+		}
+	}
+}
+
+func TestSparse(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "sparse"))
+	must(t, err)
+	must(t, f.Truncate(64<<20))
+	_, err = f.WriteAt([]byte("x"), 1<<20)
+	must(t, err)
+	must(t, f.Close())
+	writeFile(t, dir, "dense", 1<<16)
+	entries, err := ReadDir(dir)
+	must(t, err)
+	checkSameAsOS(t, dir, entries)
+	if s := entries[1]; s.Name != "sparse" || s.Size != 64<<20 || s.Allocated >= s.Size {
+		t.Errorf("sparse file: %+v, want allocation below its size", s)
+	}
+	if d := entries[0]; d.Allocated < d.Size {
+		t.Errorf("dense file: %+v, want allocation of at least its size", d)
+	}
+}
+
+// TestRewind reads part of a directory with a raw getdents64, then lists the
+// rest, and all of it under Rewind.
+func TestRewind(t *testing.T) {
+	dir := t.TempDir()
+	const n = 300
+	for i := range n {
+		writeFile(t, dir, fmt.Sprintf("file-%03d", i), i)
+	}
+	partial := func() (*os.File, int) {
+		f, err := os.Open(dir)
+		must(t, err)
+		buf := make([]byte, 1024)
+		m, err := unix.Getdents(int(f.Fd()), buf)
+		must(t, err)
+		recs, _, err := parseDirent64(nil, buf[:m])
+		must(t, err)
+		if len(recs) == 0 || len(recs) >= n {
+			t.Fatalf("a 1 KiB read gave %d entries", len(recs))
+		}
+		return f, len(recs)
+	}
+
+	f, read := partial()
+	rest, err := (&Lister{}).AppendDir(nil, f)
+	must(t, err)
+	if len(rest) != n-read {
+		t.Errorf("after a partial read of %d: %d entries, want %d", read, len(rest), n-read)
+	}
+	// Rewind on the same descriptor, now at its end, lists it all again.
+	l := Lister{Rewind: true}
+	all, err := l.AppendHandle(nil, f.Fd(), dir)
+	must(t, err)
+	checkSameAsOS(t, dir, all)
+	f.Close()
+
+	f, _ = partial()
+	defer f.Close()
+	all, err = l.AppendDir(all[:0], f)
+	must(t, err)
+	checkSameAsOS(t, dir, all)
+
+	// A closed descriptor: lseek fails, naming the directory.
+	g, err := os.Open(dir)
+	must(t, err)
+	fd := g.Fd()
+	g.Close()
+	if _, err := l.AppendHandle(nil, fd, dir); !errors.Is(err, unix.EBADF) || !strings.Contains(err.Error(), "lseek "+dir) {
+		t.Errorf("Rewind on a closed descriptor: %v", err)
+	}
+	if _, err := (&Lister{}).AppendHandle(nil, fd, dir); !errors.Is(err, unix.EBADF) || !strings.Contains(err.Error(), "getdents64 "+dir) {
+		t.Errorf("AppendHandle on a closed descriptor: %v", err)
+	}
+}
+
+// TestRemovedBeforeStat removes names between the read and their stats:
+// they are left out, and the rest listed.
+func TestRemovedBeforeStat(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 10 {
+		writeFile(t, dir, fmt.Sprintf("f%d", i), i)
+	}
+	must(t, os.Mkdir(filepath.Join(dir, "d"), 0o755))
+	testHookAfterRead = func() {
+		must(t, os.Remove(filepath.Join(dir, "f3")))
+		must(t, os.Remove(filepath.Join(dir, "f7")))
+		must(t, os.Remove(filepath.Join(dir, "d"))) // not stat'ed: still listed
+	}
+	defer func() { testHookAfterRead = nil }()
+	entries, err := ReadDir(dir)
+	must(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name)
+	}
+	want := []string{"d", "f0", "f1", "f2", "f4", "f5", "f6", "f8", "f9"}
+	if !slices.Equal(names, want) {
+		t.Errorf("got %q, want %q", names, want)
+	}
+}
+
+// TestReplacedBeforeStat swaps a regular file for a directory between the
+// read and its stat: the stat's type wins, and a directory has no size.
+func TestReplacedBeforeStat(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "x", 5)
+	testHookAfterRead = func() {
+		must(t, os.Remove(filepath.Join(dir, "x")))
+		must(t, os.Mkdir(filepath.Join(dir, "x"), 0o755))
+	}
+	defer func() { testHookAfterRead = nil }()
+	entries, err := ReadDir(dir)
+	must(t, err)
+	if len(entries) != 1 || entries[0] != (Entry{Name: "x", Type: fs.ModeDir}) {
+		t.Errorf("got %+v, want a bare directory entry", entries)
+	}
+}
+
+// The unprivileged helper: the test binary runs itself as nobody to list a
+// directory that may be read but not searched, which root always may search.
+const helperEnv = "FRD_TEST_HELPER_LIST"
+
+type helperResult struct {
+	Names   []string
+	Types   []fs.FileMode
+	Sizes   []int64
+	Err     string
+	EACCES  bool
+	ErrPath string
+}
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(helperEnv); dir != "" {
+		f, err := os.Open(dir)
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(2)
+		}
+		l := Lister{Names: os.Getenv(helperEnv+"_NAMES") != ""}
+		entries, err := l.AppendDir(nil, f)
+		var r helperResult
+		for _, e := range entries {
+			r.Names = append(r.Names, e.Name)
+			r.Types = append(r.Types, e.Type)
+			r.Sizes = append(r.Sizes, e.Size)
+		}
+		if err != nil {
+			r.Err = err.Error()
+			r.EACCES = errors.Is(err, unix.EACCES)
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				r.ErrPath = pe.Path
+			}
+		}
+		_ = json.NewEncoder(os.Stdout).Encode(r)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestNotSearchable(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to run a helper as nobody")
+	}
+	// A world-readable place for the helper binary and the directory.
+	top, err := os.MkdirTemp("", "frd-unpriv-")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(top) })
+	must(t, os.Chmod(top, 0o755))
+	exe, err := os.Executable()
+	must(t, err)
+	helper := filepath.Join(top, "helper")
+	src, err := os.Open(exe)
+	must(t, err)
+	dst, err := os.OpenFile(helper, os.O_CREATE|os.O_WRONLY, 0o755)
+	must(t, err)
+	_, err = io.Copy(dst, src)
+	must(t, err)
+	src.Close()
+	must(t, dst.Close())
+
+	dir := filepath.Join(top, "r-only")
+	must(t, os.Mkdir(dir, 0o755))
+	must(t, os.Mkdir(filepath.Join(dir, "subdir"), 0o755))
+	must(t, os.Symlink("x", filepath.Join(dir, "link")))
+	writeFile(t, dir, "file", 3)
+	must(t, os.Chmod(dir, 0o744)) // others may read, not search
+
+	run := func(names bool) helperResult {
+		cmd := exec.Command(helper)
+		cmd.Env = append(os.Environ(), helperEnv+"="+dir)
+		if names {
+			cmd.Env = append(cmd.Env, helperEnv+"_NAMES=1")
+		}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		cmd.Stderr = &out
+		if err := cmd.Run(); err != nil {
+			t.Skipf("skipping: cannot run the helper as nobody: %v: %s", err, out.Bytes())
+		}
+		var r helperResult
+		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+			t.Fatalf("helper said %q: %v", out.Bytes(), err)
+		}
+		return r
+	}
+
+	// The full listing fails at the file, the one name it must stat, naming
+	// it; what came before it in the kernel's order is returned with it.
+	r := run(false)
+	if !r.EACCES || r.ErrPath != filepath.Join(dir, "file") {
+		t.Errorf("full listing: error %q (path %q), want EACCES naming the file", r.Err, r.ErrPath)
+	}
+	if slices.Contains(r.Names, "file") || len(r.Names) > 2 {
+		t.Errorf("full listing returned %q", r.Names)
+	}
+	// Names needs no stat: it lists everything, with types from d_type.
+	r = run(true)
+	slices.Sort(r.Names)
+	if r.Err != "" || !slices.Equal(r.Names, []string{"file", "link", "subdir"}) {
+		t.Errorf("Names listing: %q, %q; want all three names", r.Names, r.Err)
+	}
+}
+
+// TestUnknownDType lists a file system that keeps no d_type (ext4 made
+// without its filetype feature): every type comes from statx instead.
+func TestUnknownDType(t *testing.T) {
+	dir := loopMount(t, "ext4", "-O", "^filetype")
+	everyType(t, dir)
+	p := writeFile(t, dir, "linked", 9)
+	must(t, os.Link(p, filepath.Join(dir, "linked2")))
+
+	// Make sure the kernel really reports DT_UNKNOWN here.
+	f, err := os.Open(dir)
+	must(t, err)
+	buf := make([]byte, bufSize)
+	n, err := unix.Getdents(int(f.Fd()), buf)
+	must(t, err)
+	f.Close()
+	recs, _, err := parseDirent64(nil, buf[:n])
+	must(t, err)
+	for _, r := range recs {
+		if r.typ != dtUnknown {
+			t.Fatalf("d_type %d on an ext4 without filetype", r.typ)
+		}
+	}
+
+	entries, err := ReadDir(dir)
+	must(t, err)
+	checkSameAsOS(t, dir, entries)
+
+	l := Lister{Names: true}
+	f, err = os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	names, err := l.AppendDir(nil, f)
+	must(t, err)
+	SortByName(names)
+	for i, e := range names {
+		if e != (Entry{Name: entries[i].Name, Type: entries[i].Type}) {
+			t.Errorf("Names: %+v, want %q %v alone", e, entries[i].Name, entries[i].Type)
+		}
+	}
+}
+
+// loopMount mounts a new image of the file system fs, made with mkfs's
+// extra arguments, on a temporary directory, or skips the test saying why.
+func loopMount(t *testing.T, fs string, mkfsArgs ...string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: loop-mounting an image needs root")
+	}
+	mkfs, err := exec.LookPath("mkfs." + fs)
+	if err != nil {
+		t.Skipf("skipping: no mkfs.%s: %v", fs, err)
+	}
+	work := t.TempDir()
+	img := filepath.Join(work, "fs.img")
+	must(t, os.WriteFile(img, nil, 0o600))
+	must(t, os.Truncate(img, 64<<20))
+	args := append(append([]string{"-q"}, mkfsArgs...), img)
+	if out, err := exec.Command(mkfs, args...).CombinedOutput(); err != nil {
+		t.Skipf("skipping: mkfs.%s failed: %v: %s", fs, err, out)
+	}
+	mnt := filepath.Join(work, "mnt")
+	must(t, os.Mkdir(mnt, 0o755))
+	if out, err := exec.Command("mount", "-o", "loop", img, mnt).CombinedOutput(); err != nil {
+		t.Skipf("skipping: cannot loop-mount the %s image: %v: %s", fs, err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", mnt, err, out)
+		}
+	})
+	return mnt
+}
+
+// TestAllocs holds the allocation counts the package promises for a
+// directory of 1,000 files: at most 2 with a kept Lister and a reused
+// slice (the names and, once, the slice), and a few more when the function
+// AppendDir opens the directory too.
+func TestAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping in short mode")
+	}
+	dir := t.TempDir()
+	for i := range 1000 {
+		writeFile(t, dir, fmt.Sprintf("file-%04d.txt", i), 10)
+	}
+	f, err := os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	l := Lister{Rewind: true}
+	entries, err := l.AppendDir(nil, f)
+	must(t, err)
+	kept := testing.AllocsPerRun(20, func() {
+		entries, err = l.AppendDir(entries[:0], f)
+	})
+	must(t, err)
+	if kept > 1 {
+		t.Errorf("kept Lister, reused slice: %v allocations per listing, want at most 1", kept)
+	}
+	fn := testing.AllocsPerRun(20, func() {
+		g, err := os.Open(dir)
+		must(t, err)
+		entries, err = AppendDir(nil, g)
+		must(t, err)
+		g.Close()
+	})
+	if fn > 5 {
+		t.Errorf("function AppendDir with open and close: %v allocations, want at most 5", fn)
+	}
+	rd := testing.AllocsPerRun(20, func() { entries, err = ReadDir(dir) })
+	if rd > 5 {
+		t.Errorf("ReadDir: %v allocations, want at most 5", rd)
+	}
+	t.Logf("allocations for 1,000 files: kept Lister %v, AppendDir %v, ReadDir %v", kept, fn, rd)
+}
