@@ -1,8 +1,8 @@
 package frd
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -195,7 +195,6 @@ func TestManyEntries(t *testing.T) {
 		t.Fatalf("Names: %d entries, want %d", len(names), n)
 	}
 }
-
 
 func TestReuseSlice(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
