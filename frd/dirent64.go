@@ -1,6 +1,7 @@
 package frd
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io/fs"
 )
@@ -77,12 +78,7 @@ func parseDirent64(recs []dirent, buf []byte) (_ []dirent, namesLen int, err err
 // nameLen is the length of the NUL-terminated name at the start of b, or -1
 // when b holds no NUL.
 func nameLen(b []byte) int {
-	for i, c := range b {
-		if c == 0 {
-			return i
-		}
-	}
-	return -1
+	return bytes.IndexByte(b, 0)
 }
 
 func isDotOrDotDot(name []byte) bool {

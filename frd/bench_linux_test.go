@@ -1,0 +1,30 @@
+package frd_test
+
+import (
+	"testing"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+	"golang.org/x/sys/unix"
+)
+
+// platformImpls adds the listing a walker makes on Linux, the same system
+// calls as the C floor (testdata/floor.c): open, getdents64, one statx per
+// regular file, close.
+var platformImpls = []benchImpl{
+	{"frd.Handle", func(b *testing.B, dir string) {
+		var l frd.Lister
+		var entries []frd.Entry
+		for b.Loop() {
+			fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			entries, err = l.AppendHandle(entries[:0], uintptr(fd), dir)
+			unix.Close(fd)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sumEntries(entries)
+		}
+	}},
+}

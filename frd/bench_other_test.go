@@ -1,0 +1,5 @@
+//go:build !linux
+
+package frd_test
+
+var platformImpls []benchImpl
