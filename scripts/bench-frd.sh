@@ -32,10 +32,10 @@ for round in $(seq "$count"); do
 done
 # Three tables: full listings against the standard library, the Go walker's
 # listing against the C floor making the same system calls, names only.
-stat() { benchstat -row /n -col /impl -filter "$1" "$out/frd.txt"; }
+stat() { benchstat -row /n -col "${2:-/impl}" -filter "$1" "$out/frd.txt"; }
 echo "## Full listing, against os.ReadDir + Info"
 stat '.name:List -/impl:C-floor -/impl:frd.Lister+Rewind'
 echo "## Full listing, against the C floor"
-stat '.name:List (/impl:C-floor OR /impl:frd.Handle)'
+stat '.name:List (/impl:C-floor OR /impl:frd.Handle)' '/impl@(C-floor frd.Handle)'
 echo "## Names and types only"
-stat '.name:Names'
+stat '.name:Names' '/impl@(os.File.ReadDir frd.Names C-floor)'
