@@ -3,7 +3,6 @@ package frd
 import (
 	"os"
 	"runtime"
-	"slices"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -99,7 +98,7 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 		}
 		all := unsafe.String(unsafe.SliceData(names), len(names))
 
-		dst = slices.Grow(dst, len(s.recs))
+		dst = grow(dst, len(s.recs))
 		off := 0
 		for _, r := range s.recs {
 			e := Entry{Name: all[off : off+int(r.nameLen)]}

@@ -1,0 +1,168 @@
+// Command frd shows what the frd lister sees.
+//
+//	frd ls [--json] [--names] DIR...
+//
+// lists each directory with every entry's type, size, modification time and
+// file id, sorted by name, from one listing: on Linux getdents64 and one
+// statx per regular file, relative to the directory.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+)
+
+const usage = `usage: frd ls [--json] [--names] DIR...
+
+ls lists each DIR (default .) with the type, size, modification time and file
+id of every entry, sorted by name. Fields other than the name and type are
+shown for regular files only.
+
+  --json    one JSON object per directory: {"dir": ..., "entries": [...]}
+  --names   names and types only (no stat per file)
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the command with its arguments and streams; it returns the exit
+// status: 0, 1 when a directory could not be listed in full, 2 for bad usage.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "ls" {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	fs := flag.NewFlagSet("frd ls", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	asJSON := fs.Bool("json", false, "")
+	names := fs.Bool("names", false, "")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	dirs := fs.Args()
+	if len(dirs) == 0 {
+		dirs = []string{"."}
+	}
+	l := frd.Lister{Names: *names}
+	var entries []frd.Entry
+	status := 0
+	enc := json.NewEncoder(stdout)
+	for i, dir := range dirs {
+		var err error
+		entries, err = list(&l, entries[:0], dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "frd: %v\n", err)
+			status = 1
+		}
+		frd.SortByName(entries)
+		if *asJSON {
+			out := jsonDir{Dir: dir, Entries: make([]jsonEntry, len(entries))}
+			for i, e := range entries {
+				out.Entries[i] = toJSON(e)
+			}
+			if err := enc.Encode(out); err != nil {
+				fmt.Fprintf(stderr, "frd: %v\n", err)
+				return 1
+			}
+			continue
+		}
+		if len(dirs) > 1 {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "%s:\n", dir)
+		}
+		for _, e := range entries {
+			printEntry(stdout, e)
+		}
+	}
+	return status
+}
+
+func list(l *frd.Lister, dst []frd.Entry, dir string) ([]frd.Entry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return dst, err
+	}
+	defer f.Close()
+	return l.AppendDir(dst, f)
+}
+
+func printEntry(w io.Writer, e frd.Entry) {
+	kind := e.Type.String()[:1]
+	if e.Type.IsRegular() {
+		kind = "-"
+	}
+	name := e.Name
+	if strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f || r == '\uFFFD' }) {
+		name = fmt.Sprintf("%q", name)
+	}
+	if !e.Type.IsRegular() || e.ModTimeNanos == 0 && e.Size == 0 && e.FileID == 0 {
+		fmt.Fprintf(w, "%s %12s %16s %10s %s\n", kind, "", "", "", name)
+		return
+	}
+	fmt.Fprintf(w, "%s %12d %16s %10d %s\n", kind, e.Size, e.ModTime().Format("2006-01-02 15:04"), e.FileID, name)
+}
+
+type jsonDir struct {
+	Dir     string      `json:"dir"`
+	Entries []jsonEntry `json:"entries"`
+}
+
+type jsonEntry struct {
+	Name       string     `json:"name"`
+	Type       string     `json:"type"`
+	Size       int64      `json:"size,omitempty"`
+	ModTime    *time.Time `json:"mtime,omitempty"`
+	ChangeTime *time.Time `json:"ctime,omitempty"`
+	FileID     uint64     `json:"fileid,omitempty"`
+	Allocated  int64      `json:"allocated,omitempty"`
+	Links      uint64     `json:"links,omitempty"`
+	Device     uint64     `json:"device,omitempty"`
+}
+
+func toJSON(e frd.Entry) jsonEntry {
+	j := jsonEntry{
+		Name: e.Name, Type: typeName(e), Size: e.Size, FileID: e.FileID,
+		Allocated: e.Allocated, Links: e.Links, Device: e.Device,
+	}
+	if e.ModTimeNanos != 0 {
+		t := time.Unix(0, e.ModTimeNanos).UTC()
+		j.ModTime = &t
+	}
+	if e.ChangeTimeNanos != 0 {
+		t := time.Unix(0, e.ChangeTimeNanos).UTC()
+		j.ChangeTime = &t
+	}
+	return j
+}
+
+func typeName(e frd.Entry) string {
+	t := e.Type
+	switch {
+	case t.IsRegular():
+		return "file"
+	case t.IsDir():
+		return "dir"
+	case t&os.ModeSymlink != 0:
+		return "symlink"
+	case t&os.ModeNamedPipe != 0:
+		return "fifo"
+	case t&os.ModeSocket != 0:
+		return "socket"
+	case t&os.ModeCharDevice != 0:
+		return "chardev"
+	case t&os.ModeDevice != 0:
+		return "blockdev"
+	}
+	return "irregular"
+}

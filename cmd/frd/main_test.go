@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+)
+
+func tree(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, data := range map[string]string{"b.txt": "hello", "a.go": "package a\n", "odd\nname": ""} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.go", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestLs(t *testing.T) {
+	dir := tree(t)
+	var out, errb bytes.Buffer
+	if code := run([]string{"ls", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := []struct{ kind, name string }{{"-", "a.go"}, {"-", "b.txt"}, {"L", "link"}, {"-", `"odd\nname"`}, {"d", "sub"}}
+	if len(lines) != len(want) {
+		t.Fatalf("got %d lines:\n%s", len(lines), out.String())
+	}
+	for i, w := range want {
+		f := strings.Fields(lines[i])
+		if f[0] != w.kind || f[len(f)-1] != w.name {
+			t.Errorf("line %q, want kind %s name %s", lines[i], w.kind, w.name)
+		}
+	}
+	if f := strings.Fields(lines[1]); f[1] != "5" {
+		t.Errorf("b.txt line %q: want size 5", lines[1])
+	}
+}
+
+func TestLsJSON(t *testing.T) {
+	dir := tree(t)
+	var out, errb bytes.Buffer
+	if code := run([]string{"ls", "--json", dir, dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	want, err := frd.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(&out)
+	for range 2 {
+		var got jsonDir
+		if err := dec.Decode(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Dir != dir || len(got.Entries) != len(want) {
+			t.Fatalf("got %+v", got)
+		}
+		for i, e := range got.Entries {
+			w := want[i]
+			if e.Name != w.Name || e.Type != typeName(w) || e.Size != w.Size || e.FileID != w.FileID || e.Links != w.Links {
+				t.Errorf("entry %d: %+v, want %+v", i, e, w)
+			}
+			if w.Type.IsRegular() && (e.ModTime == nil || e.ModTime.UnixNano() != w.ModTimeNanos) {
+				t.Errorf("%s: mtime %v, want %d", e.Name, e.ModTime, w.ModTimeNanos)
+			}
+		}
+	}
+}
+
+func TestLsErrors(t *testing.T) {
+	dir := tree(t)
+	var out, errb bytes.Buffer
+	code := run([]string{"ls", filepath.Join(dir, "missing"), dir}, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "no such file or directory") || !strings.Contains(out.String(), "a.go") {
+		t.Errorf("exit %d, stderr %q, stdout %q: want 1, the error, and the other listing", code, errb.String(), out.String())
+	}
+	if code := run([]string{"frobnicate"}, &out, &errb); code != 2 {
+		t.Errorf("unknown command: exit %d, want 2", code)
+	}
+	if code := run([]string{"ls", "--bogus"}, &out, &errb); code != 2 {
+		t.Errorf("unknown flag: exit %d, want 2", code)
+	}
+}
