@@ -25,13 +25,13 @@ func checkSys(t *testing.T, e Entry, fi fs.FileInfo) {
 	st := fi.Sys().(*syscall.Stat_t)
 	want := Entry{
 		Name:            e.Name,
-		Size:            st.Size,
+		Size:            int64(st.Size),
 		ModTimeNanos:    st.Mtim.Nano(),
 		ChangeTimeNanos: st.Ctim.Nano(),
-		FileID:          st.Ino,
-		Allocated:       st.Blocks * 512,
-		Links:           st.Nlink,
-		Device:          st.Dev,
+		FileID:          uint64(st.Ino),
+		Allocated:       int64(st.Blocks) * 512,
+		Links:           uint64(st.Nlink), // uint32 on arm64
+		Device:          uint64(st.Dev),
 	}
 	if e != want {
 		t.Errorf("%q:\n got %+v\nwant %+v (lstat)", e.Name, e, want)
