@@ -1,0 +1,64 @@
+//go:build !linux
+
+package walk
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+)
+
+// The portable walk opens each directory by its path.
+
+type handle = *os.File
+
+var noHandle handle
+
+func openRoot(path string) (handle, error) { return os.Open(path) }
+
+// openAt opens path, refusing a symbolic link unless follow is set. (The
+// check and the open are two steps here; the Linux walk makes them one.)
+func openAt(_ handle, _ string, follow bool, path string) (handle, error) {
+	if !follow {
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			return nil, &os.PathError{Op: "open", Path: path, Err: syscall.ENOTDIR}
+		}
+	}
+	return os.Open(path)
+}
+
+func reopen(n *node) (handle, error) { return openAt(nil, n.name, n.follow, n.dir.Path) }
+
+func statHandle(f handle) (info frd.Entry, dev, ino uint64, err error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return info, 0, 0, err
+	}
+	info = frd.Entry{Type: fs.ModeDir, Size: fi.Size(), ModTimeNanos: fi.ModTime().UnixNano()}
+	dev, ino = sysIDs(fi)
+	info.Device, info.FileID = dev, ino
+	return info, dev, ino, nil
+}
+
+func listHandle(l *frd.Lister, dst []frd.Entry, f handle, _ string) ([]frd.Entry, error) {
+	return l.AppendDir(dst, f)
+}
+
+func isDirAt(_ handle, _, path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+func closeHandle(f handle) {
+	if f != nil {
+		f.Close()
+	}
+}
+
+func defaultMaxOpenDirs() int32 { return 64 }

@@ -1,0 +1,545 @@
+package walk
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+)
+
+// Options configure a walk. The zero value (and a nil *Options) walks with
+// GOMAXPROCS workers, crosses file systems, follows no symbolic link, has
+// no depth limit, and reports every hard link.
+type Options struct {
+	// Workers is the number of goroutines listing directories; 0 means
+	// runtime.GOMAXPROCS(0). Callbacks run on these goroutines.
+	Workers int
+
+	// OneFileSystem skips directories on another file system than the
+	// root's: they are neither listed nor passed to a callback (du -x).
+	OneFileSystem bool
+
+	// FollowSymlinks descends into symbolic links to directories. A link
+	// to one of its own ancestors (by device and inode) is reported as an
+	// error wrapping ErrLoop and not descended. The root is followed when
+	// it is a symbolic link whatever this says.
+	FollowSymlinks bool
+
+	// MaxDepth, when positive, lists directories down to that depth only:
+	// the root is depth 0, its subdirectories depth 1. Directories deeper
+	// than MaxDepth still appear in their parent's listing.
+	MaxDepth int
+
+	// Sorted passes each listing sorted by name. With Workers set to 1 the
+	// whole walk is then the same on every run: directories come depth
+	// first, in name order. (Not filepath.WalkDir's order, which visits a
+	// subdirectory's tree between its parent's entries.)
+	Sorted bool
+
+	// Names lists names and types only: no stat per file (frd's
+	// Lister.Names).
+	Names bool
+
+	// HardLinksOnce reports a regular file with more than one link only
+	// the first time the walk meets it (by device and inode); later links
+	// are left out of their listings. Which link comes first depends on
+	// the workers' timing unless Workers is 1.
+	HardLinksOnce bool
+
+	// MaxOpenDirs bounds the directory descriptors the walk keeps open
+	// between listing a directory and opening its subdirectories; 0 means
+	// a quarter of RLIMIT_NOFILE's soft limit, at least 4 and at most
+	// 1,024. See Dirs for the total.
+	MaxOpenDirs int
+
+	// Post, when set, is called for each directory passed to the DirFunc,
+	// after Post has returned for every directory below it. Post calls for
+	// siblings may run at once on different workers; a directory's Post
+	// happens after its descendants' Posts return. Returning SkipAll ends
+	// the walk; another non-nil error ends it and is returned.
+	Post func(d *Dir) error
+
+	// OnError, when set, is called for each error met on the way: a
+	// directory that cannot be opened or listed, an entry that cannot be
+	// stat'ed. Returning nil goes on; a non-nil error ends the walk and is
+	// returned. Without OnError the walk goes on and returns the first
+	// error it met.
+	OnError func(err *Error) error
+}
+
+// ErrLoop is wrapped by the error reported for a symbolic link that leads
+// back to one of its own ancestors, under FollowSymlinks.
+var ErrLoop = errors.New("walk: symbolic link loop")
+
+// Error is an error met at a path during a walk.
+type Error struct {
+	Path  string // the directory or entry that failed
+	Depth int    // the depth of Path: 0 for the root
+	Err   error  // often an *os.PathError
+}
+
+func (e *Error) Error() string {
+	var pe *os.PathError
+	if errors.As(e.Err, &pe) && pe.Path == e.Path {
+		return e.Err.Error()
+	}
+	return e.Path + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Dir is one directory of a walk.
+type Dir struct {
+	Path  string // the root as given, joined with the names below it
+	Depth int    // 0 for the root
+	// Info is the directory's own metadata from a stat of its open
+	// descriptor: Name (the last element of Path), Type (fs.ModeDir), Size,
+	// ModTimeNanos, ChangeTimeNanos, FileID, Allocated, Links and Device,
+	// filled for a directory as frd fills them for a regular file.
+	Info frd.Entry
+	// Entries is the directory's listing, in the kernel's order or sorted
+	// under Options.Sorted. It is valid only during the DirFunc: the
+	// worker reuses its storage. The DirFunc may remove entries (for
+	// example with slices.DeleteFunc); the walk descends only into the
+	// directories left in it.
+	Entries []frd.Entry
+	// Err is set when the directory could not be listed in full: Entries
+	// then holds what was read before the error, which was also reported.
+	Err error
+	// Parent is the directory above, nil for the root.
+	Parent *Dir
+	// Data is the caller's, for carrying state from the DirFunc to Post
+	// and from a directory to its parent. The walk never touches it.
+	Data any
+}
+
+// A DirFunc is called once for each directory of a walk, with its listing.
+// Calls for different directories run at once on different workers.
+//
+// Returning fs.SkipDir skips the directory's subdirectories; fs.SkipAll
+// ends the walk, and Dirs returns nil; another non-nil error ends the walk
+// and Dirs returns it.
+type DirFunc func(d *Dir) error
+
+// node is a directory the walk has found: its Dir and the state the
+// workers share about it.
+type node struct {
+	dir    Dir
+	parent *node
+	name   string
+
+	mu sync.Mutex // guards fd
+	fd handle     // open while subdirectories wait to be opened from it; noHandle otherwise
+
+	follow  bool // a symbolic link followed to a directory
+	visited bool // passed to the DirFunc, so Post is due
+
+	unopened  atomic.Int32 // subdirectories not opened yet
+	remaining atomic.Int32 // this directory's own work and its unfinished subdirectories
+	dev, ino  uint64
+}
+
+type walker struct {
+	ctx  context.Context
+	opts Options
+	fn   DirFunc
+
+	mu      sync.Mutex
+	cond    sync.Cond
+	stack   []*node // LIFO: depth first, so few directories wait at once
+	busy    int     // workers processing a node
+	stopped bool
+	stopErr error // what ended the walk early
+	first   error // the first error reported, when OnError is nil
+
+	kept    atomic.Int32 // descriptors kept open for subdirectories
+	maxKept int32
+	rootDev uint64
+	links   *linkSet
+}
+
+// Dirs walks the tree rooted at root, calling fn for each directory with
+// its listing, root first. Directories are listed by Options.Workers
+// goroutines at once.
+//
+// Dirs returns nil after a complete walk in which no error was met; the
+// error fn or Post returned, or one OnError returned, when that ended the
+// walk; ctx's error when it was cancelled first; and otherwise the first
+// error met (the walk went on past it). A root that is not a directory is
+// an error.
+//
+// On Linux the walk holds at most Options.MaxOpenDirs descriptors kept
+// between listings, plus one per worker being listed and one more per
+// worker while it reopens a directory whose parent's descriptor was
+// closed; a directory so reopened is found again from its nearest open
+// ancestor without following any symbolic link.
+func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
+	w := &walker{ctx: ctx, fn: fn}
+	if opts != nil {
+		w.opts = *opts
+	}
+	if w.opts.Workers <= 0 {
+		w.opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	w.maxKept = int32(w.opts.MaxOpenDirs)
+	if w.maxKept <= 0 {
+		w.maxKept = defaultMaxOpenDirs()
+	}
+	if w.opts.HardLinksOnce {
+		w.links = newLinkSet()
+	}
+	w.cond.L = &w.mu
+
+	rn := &node{name: root, fd: noHandle}
+	rn.dir = Dir{Path: root}
+	rn.remaining.Store(1)
+	w.stack = append(w.stack, rn)
+
+	var wg sync.WaitGroup
+	for range w.opts.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.work()
+		}()
+	}
+	stop := context.AfterFunc(ctx, func() { w.stop(ctx.Err()) })
+	wg.Wait()
+	stop()
+	closeHandle(rn.takeFD()) // the root's, if an early stop left it open
+	if errors.Is(w.stopErr, fs.SkipAll) {
+		return nil
+	}
+	if w.stopErr != nil {
+		return w.stopErr
+	}
+	return w.first
+}
+
+// stop ends the walk with err, the first time it is called.
+func (w *walker) stop(err error) {
+	w.mu.Lock()
+	if !w.stopped {
+		w.stopped = true
+		w.stopErr = err
+	}
+	w.mu.Unlock()
+	w.cond.Broadcast()
+}
+
+// work is one worker: it takes directories from the stack until the walk
+// is over.
+func (w *walker) work() {
+	var l frd.Lister
+	l.Names = w.opts.Names
+	var entries []frd.Entry
+	for {
+		w.mu.Lock()
+		for len(w.stack) == 0 && w.busy > 0 && !w.stopped {
+			w.cond.Wait()
+		}
+		if w.stopped || len(w.stack) == 0 {
+			w.mu.Unlock()
+			w.cond.Broadcast()
+			return
+		}
+		n := w.stack[len(w.stack)-1]
+		w.stack[len(w.stack)-1] = nil
+		w.stack = w.stack[:len(w.stack)-1]
+		w.busy++
+		w.mu.Unlock()
+
+		entries = w.visit(&l, entries, n)
+
+		w.mu.Lock()
+		w.busy--
+		done := w.busy == 0 && len(w.stack) == 0
+		w.mu.Unlock()
+		if done {
+			w.cond.Broadcast()
+		}
+	}
+}
+
+// report hands err to OnError, or keeps the first; it returns false when
+// the walk must end.
+func (w *walker) report(path string, depth int, err error) bool {
+	e := &Error{Path: path, Depth: depth, Err: err}
+	if w.opts.OnError == nil {
+		w.mu.Lock()
+		if w.first == nil {
+			w.first = e
+		}
+		w.mu.Unlock()
+		return true
+	}
+	if rerr := w.opts.OnError(e); rerr != nil {
+		w.stop(rerr)
+		return false
+	}
+	return true
+}
+
+// visit opens, lists and reports the directory n, and queues its
+// subdirectories. It returns the listing's storage for reuse.
+func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry {
+	if w.ctx.Err() != nil {
+		w.stop(w.ctx.Err())
+		return entries
+	}
+	d := &n.dir
+	fd, err := w.open(n)
+	if err != nil {
+		if n.parent != nil && errors.Is(err, fs.ErrNotExist) {
+			w.finish(n) // removed since its parent was listed: left out
+			return entries
+		}
+		w.report(d.Path, d.Depth, err)
+		w.finish(n)
+		return entries
+	}
+	info, dev, ino, err := statHandle(fd)
+	if err != nil {
+		closeHandle(fd)
+		w.report(d.Path, d.Depth, err)
+		w.finish(n)
+		return entries
+	}
+	info.Name = filepath.Base(d.Path)
+	d.Info, n.dev, n.ino = info, dev, ino
+	if n.parent == nil {
+		w.rootDev = dev
+	} else {
+		if w.opts.OneFileSystem && dev != w.rootDev {
+			closeHandle(fd)
+			w.finish(n)
+			return entries
+		}
+		if w.opts.FollowSymlinks && n.isLoop() {
+			closeHandle(fd)
+			w.report(d.Path, d.Depth, ErrLoop)
+			w.finish(n)
+			return entries
+		}
+	}
+
+	entries, err = listHandle(l, entries[:0], fd, d.Path)
+	if err != nil {
+		d.Err = err
+		if !w.report(errPath(err, d.Path), d.Depth, err) {
+			closeHandle(fd)
+			return entries
+		}
+	}
+	if w.links != nil {
+		entries = slices.DeleteFunc(entries, func(e frd.Entry) bool {
+			return e.Links > 1 && e.Type.IsRegular() && w.links.seen(e.Device, e.FileID)
+		})
+	}
+	if w.opts.Sorted {
+		slices.SortFunc(entries, frd.CompareName)
+	}
+	d.Entries = entries
+	n.visited = true
+	ferr := w.fn(d)
+	left := d.Entries // the DirFunc may have removed entries
+	d.Entries = nil
+	if ferr != nil && ferr != fs.SkipDir {
+		closeHandle(fd)
+		w.stop(ferr)
+		return entries[:0]
+	}
+
+	var subdirs []*node
+	if ferr == nil && (w.opts.MaxDepth <= 0 || d.Depth < w.opts.MaxDepth) {
+		subdirs = w.subdirs(n, fd, left)
+	}
+	if len(subdirs) == 0 {
+		closeHandle(fd)
+	} else {
+		n.unopened.Store(int32(len(subdirs)))
+		n.remaining.Add(int32(len(subdirs)))
+		if n.parent == nil || w.kept.Add(1) <= w.maxKept {
+			n.setFD(fd)
+		} else {
+			w.kept.Add(-1)
+			closeHandle(fd) // its subdirectories are found again from an open ancestor
+		}
+		w.push(subdirs)
+	}
+	w.finish(n)
+	return entries[:0]
+}
+
+// subdirs makes a node for each directory among entries, the listing of n
+// open as fd: each directory, and under FollowSymlinks each symbolic link
+// that leads to one.
+func (w *walker) subdirs(n *node, fd handle, entries []frd.Entry) []*node {
+	var subs []*node
+	for _, e := range entries {
+		follow := false
+		if !e.Type.IsDir() {
+			if !w.opts.FollowSymlinks || e.Type&fs.ModeSymlink == 0 {
+				continue
+			}
+			path := joinPath(n.dir.Path, e.Name)
+			if !isDirAt(fd, e.Name, path) {
+				continue
+			}
+			follow = true
+		}
+		c := &node{parent: n, name: strings.Clone(e.Name), fd: noHandle, follow: follow}
+		c.dir = Dir{Path: joinPath(n.dir.Path, c.name), Depth: n.dir.Depth + 1, Parent: &n.dir}
+		c.remaining.Store(1)
+		subs = append(subs, c)
+	}
+	return subs
+}
+
+// push queues subdirectories, the first of the listing to be taken first.
+func (w *walker) push(subs []*node) {
+	w.mu.Lock()
+	for i := len(subs) - 1; i >= 0; i-- {
+		w.stack = append(w.stack, subs[i])
+	}
+	w.mu.Unlock()
+	if len(subs) == 1 {
+		w.cond.Signal()
+	} else {
+		w.cond.Broadcast()
+	}
+}
+
+// finish ends one piece of n's work: its own visit or a subdirectory's
+// subtree. The last one runs Post for n and finishes n's share of its
+// parent.
+func (w *walker) finish(n *node) {
+	for ; n != nil; n = n.parent {
+		if n.remaining.Add(-1) != 0 {
+			return
+		}
+		if n.visited && w.opts.Post != nil {
+			if err := w.opts.Post(&n.dir); err != nil {
+				w.stop(err)
+				return
+			}
+		}
+	}
+}
+
+// open opens n's directory: the root by its path, any other relative to
+// its parent's descriptor, or found again from its nearest open ancestor
+// when the parent's was closed.
+func (w *walker) open(n *node) (handle, error) {
+	if n.parent == nil {
+		return openRoot(n.dir.Path)
+	}
+	p := n.parent
+	p.mu.Lock()
+	pfd := p.fd
+	var fd handle
+	var err error
+	if pfd != noHandle {
+		fd, err = openAt(pfd, n.name, n.follow, n.dir.Path)
+	}
+	p.mu.Unlock()
+	if pfd == noHandle {
+		fd, err = reopen(n)
+	}
+	if p.unopened.Add(-1) == 0 && p.parent != nil {
+		// Every subdirectory of p is open: p's descriptor has done its job.
+		if old := p.takeFD(); old != noHandle {
+			closeHandle(old)
+			w.kept.Add(-1)
+		}
+	}
+	return fd, err
+}
+
+// isLoop reports whether n is the same directory as one of its ancestors.
+func (n *node) isLoop() bool {
+	if n.ino == 0 {
+		return false // a system without inode numbers
+	}
+	for a := n.parent; a != nil; a = a.parent {
+		if a.dev == n.dev && a.ino == n.ino {
+			return true
+		}
+	}
+	return false
+}
+
+func (n *node) setFD(fd handle) {
+	n.mu.Lock()
+	n.fd = fd
+	n.mu.Unlock()
+}
+
+func (n *node) takeFD() handle {
+	n.mu.Lock()
+	fd := n.fd
+	n.fd = noHandle
+	n.mu.Unlock()
+	return fd
+}
+
+// joinPath joins a directory's path and an entry's name as the walk
+// reports them: filepath.Join without cleaning the root as given.
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	if os.IsPathSeparator(dir[len(dir)-1]) {
+		return dir + name
+	}
+	return dir + string(filepath.Separator) + name
+}
+
+// errPath is the path an error names: the entry's for an *os.PathError.
+func errPath(err error, dir string) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Path != "" {
+		return pe.Path
+	}
+	return dir
+}
+
+// linkSet remembers (device, inode) pairs, sharded so that workers rarely
+// wait on one lock.
+type linkSet struct {
+	shards [64]struct {
+		mu   sync.Mutex
+		seen map[[2]uint64]struct{}
+		_    [40]byte // keep shards on separate cache lines
+	}
+}
+
+func newLinkSet() *linkSet {
+	s := new(linkSet)
+	for i := range s.shards {
+		s.shards[i].seen = make(map[[2]uint64]struct{})
+	}
+	return s
+}
+
+// seen records (dev, ino) and reports whether it was recorded before.
+func (s *linkSet) seen(dev, ino uint64) bool {
+	k := [2]uint64{dev, ino}
+	h := (ino ^ dev*0x9e3779b97f4a7c15) * 0x9e3779b97f4a7c15
+	sh := &s.shards[h>>58]
+	sh.mu.Lock()
+	_, ok := sh.seen[k]
+	if !ok {
+		sh.seen[k] = struct{}{}
+	}
+	sh.mu.Unlock()
+	return ok
+}

@@ -1,0 +1,437 @@
+package walk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+	"github.com/pbednarcik/flexreaddir/internal/treegen"
+)
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// oddTree makes a tree with every kind of entry the walker must handle.
+func oddTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	_, err := treegen.Make(root, treegen.SourceCheckout.Small(4, 3, 4), 1)
+	must(t, err)
+	must(t, os.MkdirAll(filepath.Join(root, "empty", "also-empty"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "links"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "links", "target"), []byte("12345"), 0o644))
+	must(t, os.Symlink("target", filepath.Join(root, "links", "to-file")))
+	must(t, os.Symlink("../empty", filepath.Join(root, "links", "to-dir")))
+	must(t, os.Symlink("nowhere", filepath.Join(root, "links", "dangling")))
+	must(t, os.Symlink("..", filepath.Join(root, "links", "to-parent")))
+	must(t, os.Symlink("self", filepath.Join(root, "links", "self")))
+	must(t, os.Link(filepath.Join(root, "links", "target"), filepath.Join(root, "empty", "hardlink")))
+	must(t, os.WriteFile(filepath.Join(root, "line\nbreak \xff"), nil, 0o644))
+	return root
+}
+
+// record is what the tests compare for one path.
+type record struct {
+	Type  fs.FileMode
+	Size  int64
+	MTime int64
+	Ino   uint64
+}
+
+// stdlibRecords walks root with filepath.WalkDir and os.Lstat.
+func stdlibRecords(t *testing.T, root string) map[string]record {
+	t.Helper()
+	got := map[string]record{}
+	must(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if path == root {
+			return nil
+		}
+		r := record{Type: d.Type()}
+		if d.Type().IsRegular() {
+			fi, err := os.Lstat(path)
+			if err != nil {
+				return err
+			}
+			r.Size, r.MTime, r.Ino = fi.Size(), fi.ModTime().UnixNano(), inode(fi)
+		}
+		got[path] = r
+		return nil
+	}))
+	return got
+}
+
+func dirsRecords(t *testing.T, root string, opts *Options) map[string]record {
+	t.Helper()
+	var mu sync.Mutex
+	got := map[string]record{}
+	must(t, Dirs(context.Background(), root, opts, func(d *Dir) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range d.Entries {
+			got[joinPath(d.Path, e.Name)] = record{Type: e.Type, Size: e.Size, MTime: e.ModTimeNanos, Ino: e.FileID}
+		}
+		return nil
+	}))
+	return got
+}
+
+func diffRecords(t *testing.T, got, want map[string]record) {
+	t.Helper()
+	for p, w := range want {
+		if g, ok := got[p]; !ok {
+			t.Errorf("missing %q", p)
+		} else if g != w {
+			t.Errorf("%q: got %+v, want %+v", p, g, w)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			t.Errorf("extra %q", p)
+		}
+	}
+}
+
+func TestDirsMatchesStdlib(t *testing.T) {
+	root := oddTree(t)
+	want := stdlibRecords(t, root)
+	for _, workers := range []int{1, 2, 4, 16} {
+		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
+			diffRecords(t, dirsRecords(t, root, &Options{Workers: workers}), want)
+		})
+	}
+	t.Run("fd budget 1", func(t *testing.T) {
+		diffRecords(t, dirsRecords(t, root, &Options{Workers: 3, MaxOpenDirs: 1}), want)
+	})
+}
+
+func TestWalkDirMatchesStdlib(t *testing.T) {
+	root := oddTree(t)
+	var want []string
+	must(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		want = append(want, path+" "+d.Type().String())
+		return err
+	}))
+	var mu sync.Mutex
+	var got []string
+	must(t, WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		mu.Lock()
+		got = append(got, path+" "+d.Type().String())
+		mu.Unlock()
+		return err
+	}))
+	slices.Sort(got)
+	sortedWant := slices.Sorted(slices.Values(want))
+	if !slices.Equal(got, sortedWant) {
+		t.Errorf("WalkDir visited\n%q\nfilepath.WalkDir\n%q", got, sortedWant)
+	}
+
+	// One worker and Sorted: the same order on every run, every directory
+	// before its contents, each directory's entries in name order.
+	order := func() []string {
+		var got []string
+		must(t, Walk(&Options{Workers: 1, Sorted: true}, root, func(path string, d fs.DirEntry, err error) error {
+			got = append(got, path)
+			return err
+		}))
+		return got
+	}
+	first := order()
+	if again := order(); !slices.Equal(first, again) {
+		t.Errorf("two ordered walks differ:\n%q\n%q", first, again)
+	}
+	pos := map[string]int{}
+	for i, p := range first {
+		pos[p] = i
+	}
+	for i, p := range first[1:] {
+		if dir := filepath.Dir(p); pos[dir] > i {
+			t.Errorf("%q came before its directory", p)
+		}
+	}
+}
+
+func TestWalkDirSkip(t *testing.T) {
+	root := oddTree(t)
+	for _, tc := range []struct {
+		name string
+		fn   func(path string, d fs.DirEntry) error
+	}{
+		{"SkipDir on a directory", func(path string, d fs.DirEntry) error {
+			if d.IsDir() && d.Name() == "d001" {
+				return fs.SkipDir
+			}
+			return nil
+		}},
+		{"SkipDir on a file", func(path string, d fs.DirEntry) error {
+			if !d.IsDir() && strings.HasPrefix(d.Name(), "f00002") {
+				return fs.SkipDir
+			}
+			return nil
+		}},
+		{"SkipAll", func(path string, d fs.DirEntry) error {
+			if d.Name() == "links" {
+				return fs.SkipAll
+			}
+			return nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var want []string
+			must(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+				must(t, err)
+				want = append(want, path)
+				return tc.fn(path, d)
+			}))
+			var got []string
+			must(t, Walk(&Options{Workers: 1, Sorted: true}, root, func(path string, d fs.DirEntry, err error) error {
+				must(t, err)
+				got = append(got, path)
+				return tc.fn(path, d)
+			}))
+			if tc.name == "SkipAll" {
+				// The walk orders differ, so what came before the stop
+				// does too: it must stop at once.
+				if last := got[len(got)-1]; filepath.Base(last) != "links" {
+					t.Errorf("the walk went on past SkipAll to %q", last)
+				}
+				return
+			}
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("got\n%q\nwant\n%q", got, want)
+			}
+		})
+	}
+}
+
+func TestPostTotals(t *testing.T) {
+	root := t.TempDir()
+	_, err := treegen.Make(root, treegen.Deep.Small(7, 2, 3), 7)
+	must(t, err)
+	// Bottom-up totals from Post, against sums from filepath.WalkDir.
+	want := map[string]int64{}
+	must(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		must(t, err)
+		if d.Type().IsRegular() {
+			fi, _ := d.Info()
+			for p := filepath.Dir(path); ; p = filepath.Dir(p) {
+				want[p] += fi.Size()
+				if p == root {
+					break
+				}
+			}
+		} else if d.IsDir() {
+			want[path] += 0
+		}
+		return nil
+	}))
+	type total struct{ n atomic.Int64 }
+	var mu sync.Mutex
+	got := map[string]int64{}
+	must(t, Dirs(context.Background(), root, &Options{
+		Workers: 4,
+		Post: func(d *Dir) error {
+			tot := d.Data.(*total).n.Load()
+			if d.Parent != nil {
+				d.Parent.Data.(*total).n.Add(tot)
+			}
+			mu.Lock()
+			got[d.Path] = tot
+			mu.Unlock()
+			return nil
+		},
+	}, func(d *Dir) error {
+		tot := new(total)
+		for _, e := range d.Entries {
+			tot.n.Add(e.Size)
+		}
+		d.Data = tot
+		return nil
+	}))
+	if len(got) != len(want) {
+		t.Errorf("%d directories, want %d", len(got), len(want))
+	}
+	for p, w := range want {
+		if got[p] != w {
+			t.Errorf("%s: total %d, want %d", p, got[p], w)
+		}
+	}
+}
+
+func TestMaxDepthAndSkipDir(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "a", "b", "c", "d"), 0o755))
+	var mu sync.Mutex
+	var seen []string
+	must(t, Dirs(context.Background(), root, &Options{MaxDepth: 2}, func(d *Dir) error {
+		mu.Lock()
+		seen = append(seen, d.Path)
+		mu.Unlock()
+		return nil
+	}))
+	slices.Sort(seen)
+	want := []string{root, filepath.Join(root, "a"), filepath.Join(root, "a", "b")}
+	if !slices.Equal(seen, want) {
+		t.Errorf("MaxDepth 2 listed %q, want %q", seen, want)
+	}
+	seen = nil
+	must(t, Dirs(context.Background(), root, nil, func(d *Dir) error {
+		seen = append(seen, d.Path)
+		if d.Depth == 1 {
+			return fs.SkipDir
+		}
+		return nil
+	}))
+	if len(seen) != 2 {
+		t.Errorf("SkipDir at depth 1 listed %q", seen)
+	}
+}
+
+func TestHardLinksOnce(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, "a", "file")
+	must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "b"), 0o755))
+	must(t, os.WriteFile(p, []byte("data"), 0o644))
+	for i := range 5 {
+		must(t, os.Link(p, filepath.Join(root, "b", fmt.Sprint("link", i))))
+	}
+	must(t, os.WriteFile(filepath.Join(root, "b", "single"), []byte("x"), 0o644))
+	count := func(opts *Options) int {
+		var n atomic.Int32
+		must(t, Dirs(context.Background(), root, opts, func(d *Dir) error {
+			for _, e := range d.Entries {
+				if e.Type.IsRegular() {
+					n.Add(1)
+				}
+			}
+			return nil
+		}))
+		return int(n.Load())
+	}
+	if n := count(&Options{HardLinksOnce: true}); n != 2 {
+		t.Errorf("HardLinksOnce: %d files, want 2", n)
+	}
+	if n := count(nil); n != 7 {
+		t.Errorf("without the filter: %d files, want 7", n)
+	}
+}
+
+func TestFollowSymlinks(t *testing.T) {
+	root := oddTree(t)
+	var loops atomic.Int32
+	var mu sync.Mutex
+	var dirs []string
+	must(t, Dirs(context.Background(), root, &Options{
+		FollowSymlinks: true,
+		OnError: func(e *Error) error {
+			if errors.Is(e, ErrLoop) {
+				loops.Add(1)
+				return nil
+			}
+			return e
+		},
+	}, func(d *Dir) error {
+		mu.Lock()
+		dirs = append(dirs, d.Path)
+		mu.Unlock()
+		return nil
+	}))
+	// links/to-dir is walked (it leads to empty/); links/to-parent leads
+	// back to the root, an ancestor: a loop, reported and not walked.
+	if !slices.Contains(dirs, filepath.Join(root, "links", "to-dir")) ||
+		!slices.Contains(dirs, filepath.Join(root, "links", "to-dir", "also-empty")) {
+		t.Errorf("links/to-dir not followed: %q", dirs)
+	}
+	if loops.Load() != 1 {
+		t.Errorf("%d loops reported, want 1 (links/to-parent)", loops.Load())
+	}
+}
+
+func TestCancel(t *testing.T) {
+	root := t.TempDir()
+	_, err := treegen.Make(root, treegen.Deep.Small(7, 2, 1), 3)
+	must(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	var n, after atomic.Int32
+	err = Dirs(ctx, root, &Options{Workers: 2}, func(d *Dir) error {
+		if ctx.Err() != nil {
+			after.Add(1)
+		}
+		if n.Add(1) == 10 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if after.Load() > 2 || n.Load() > 20 {
+		t.Errorf("%d directories listed, %d after the cancel: not prompt", n.Load(), after.Load())
+	}
+}
+
+func TestRemovedMidWalk(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a/x", "b/y", "c/z"} {
+		must(t, os.MkdirAll(filepath.Join(root, d), 0o755))
+	}
+	var mu sync.Mutex
+	var seen []string
+	err := Dirs(context.Background(), root, &Options{Workers: 1, Sorted: true}, func(d *Dir) error {
+		mu.Lock()
+		seen = append(seen, d.Path)
+		mu.Unlock()
+		if d.Depth == 0 {
+			must(t, os.RemoveAll(filepath.Join(root, "b"))) // listed, not yet opened
+		}
+		return nil
+	})
+	must(t, err)
+	want := []string{root, filepath.Join(root, "a"), filepath.Join(root, "a", "x"), filepath.Join(root, "c"), filepath.Join(root, "c", "z")}
+	if !slices.Equal(seen, want) {
+		t.Errorf("got %q, want %q", seen, want)
+	}
+}
+
+func TestErrorsGoOn(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "a"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "a", "f"), nil, 0o644))
+	// A root that does not exist, and one that is a file.
+	if err := Dirs(context.Background(), filepath.Join(root, "missing"), nil, func(*Dir) error { return nil }); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing root: %v", err)
+	}
+	var e *Error
+	if err := Dirs(context.Background(), filepath.Join(root, "a", "f"), nil, func(*Dir) error { return nil }); !errors.As(err, &e) || e.Depth != 0 {
+		t.Errorf("file root: %v", err)
+	}
+	// An error from the DirFunc ends the walk and is returned.
+	boom := errors.New("boom")
+	if err := Dirs(context.Background(), root, nil, func(*Dir) error { return boom }); err != boom {
+		t.Errorf("DirFunc error: %v", err)
+	}
+	if err := Dirs(context.Background(), root, nil, func(*Dir) error { return fs.SkipAll }); err != nil {
+		t.Errorf("SkipAll: %v", err)
+	}
+}
+
+// listing keeps the frd import honest in tests that only count entries.
+var _ = frd.Entry{}
