@@ -1,0 +1,249 @@
+package walk
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// mkChain makes levels nested directories named name under root, relative
+// to each other so that the tree may go deeper than PATH_MAX, and one file
+// in each of the deepest; with leaves, every level also gets an empty
+// directory "leaf", so that a walker has a sibling still to open at every
+// level on its way down.
+func mkChain(t *testing.T, root, name string, levels int, leaves bool) {
+	t.Helper()
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	must(t, err)
+	for range levels {
+		must(t, unix.Mkdirat(fd, name, 0o755))
+		if leaves {
+			must(t, unix.Mkdirat(fd, "leaf", 0o755))
+		}
+		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+		must(t, err)
+		unix.Close(fd)
+		fd = next
+	}
+	f, err := unix.Openat(fd, "bottom.txt", unix.O_CREAT|unix.O_WRONLY, 0o644)
+	must(t, err)
+	_, err = unix.Write(f, []byte("the end"))
+	must(t, err)
+	unix.Close(f)
+	unix.Close(fd)
+}
+
+// walkAll walks root and returns the deepest depth, the number of
+// directories, and the errors met.
+func walkAll(t *testing.T, root string, opts *Options) (deepest, dirs int, errs []string) {
+	t.Helper()
+	var mu sync.Mutex
+	o := *opts
+	o.OnError = func(e *Error) error {
+		mu.Lock()
+		errs = append(errs, e.Error())
+		mu.Unlock()
+		return nil
+	}
+	must(t, Dirs(context.Background(), root, &o, func(d *Dir) error {
+		mu.Lock()
+		dirs++
+		deepest = max(deepest, d.Depth)
+		mu.Unlock()
+		return nil
+	}))
+	return deepest, dirs, errs
+}
+
+// TestDeeperThanPathMax walks 3,000 levels of 10-character names: paths of
+// 33,000 bytes, eight times PATH_MAX.
+func TestDeeperThanPathMax(t *testing.T) {
+	root := t.TempDir()
+	const levels = 3000
+	mkChain(t, root, "ten-chars_", levels, false)
+	for _, opts := range []*Options{{}, {Workers: 1}, {MaxOpenDirs: 1, Workers: 3}} {
+		deepest, dirs, errs := walkAll(t, root, opts)
+		if deepest != levels || dirs != levels+1 || len(errs) > 0 {
+			t.Errorf("%+v: deepest %d, %d dirs, errors %q; want %d, %d, none", *opts, deepest, dirs, errs, levels, levels+1)
+		}
+	}
+}
+
+// TestFewDescriptors walks a tree that, walked depth first, leaves a
+// sibling to open at every level, with RLIMIT_NOFILE at 256: the walker
+// must close and later find again the directories it cannot keep open.
+func TestFewDescriptors(t *testing.T) {
+	root := t.TempDir()
+	const levels = 600
+	mkChain(t, root, "a", levels, true)
+
+	var old unix.Rlimit
+	must(t, unix.Getrlimit(unix.RLIMIT_NOFILE, &old))
+	lim := old
+	lim.Cur = 256
+	must(t, unix.Setrlimit(unix.RLIMIT_NOFILE, &lim))
+	defer unix.Setrlimit(unix.RLIMIT_NOFILE, &old)
+
+	for _, workers := range []int{1, 2, 8} {
+		deepest, dirs, errs := walkAll(t, root, &Options{Workers: workers})
+		if deepest != levels || dirs != 2*levels+1 || len(errs) > 0 {
+			t.Errorf("workers %d: deepest %d, %d dirs, errors %q; want %d, %d, none", workers, deepest, dirs, errs, levels, 2*levels+1)
+		}
+	}
+	// The walk leaves no descriptor open.
+	before := openFDs(t)
+	walkAll(t, root, &Options{Workers: 4, MaxOpenDirs: 3})
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open after the walk, %d before", after, before)
+	}
+}
+
+func openFDs(t *testing.T) int {
+	des, err := os.ReadDir("/proc/self/fd")
+	must(t, err)
+	return len(des)
+}
+
+// TestOneFileSystem mounts a tmpfs inside the tree.
+func TestOneFileSystem(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: mounting a tmpfs needs root")
+	}
+	root := t.TempDir()
+	mnt := filepath.Join(root, "mnt")
+	must(t, os.MkdirAll(filepath.Join(root, "a", "b"), 0o755))
+	must(t, os.Mkdir(mnt, 0o755))
+	if out, err := exec.Command("mount", "-t", "tmpfs", "none", mnt).CombinedOutput(); err != nil {
+		t.Skipf("skipping: cannot mount a tmpfs: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	must(t, os.MkdirAll(filepath.Join(mnt, "inside", "deeper"), 0o755))
+
+	list := func(opts *Options) []string {
+		var mu sync.Mutex
+		var got []string
+		must(t, Dirs(context.Background(), root, opts, func(d *Dir) error {
+			mu.Lock()
+			got = append(got, strings.TrimPrefix(d.Path, root))
+			mu.Unlock()
+			return nil
+		}))
+		slices.Sort(got)
+		return got
+	}
+	if got, want := list(&Options{OneFileSystem: true}), []string{"", "/a", "/a/b"}; !slices.Equal(got, want) {
+		t.Errorf("OneFileSystem: %q, want %q", got, want)
+	}
+	if got, want := list(nil), []string{"", "/a", "/a/b", "/mnt", "/mnt/inside", "/mnt/inside/deeper"}; !slices.Equal(got, want) {
+		t.Errorf("crossing: %q, want %q", got, want)
+	}
+}
+
+// The unprivileged helper walks a tree as nobody, where permissions bite.
+const helperEnv = "WALK_TEST_HELPER_ROOT"
+
+type helperResult struct {
+	Dirs   []string
+	Errors []string
+	Depths []int
+	Err    string
+}
+
+func TestMain(m *testing.M) {
+	if root := os.Getenv(helperEnv); root != "" {
+		var r helperResult
+		var mu sync.Mutex
+		err := Dirs(context.Background(), root, &Options{
+			Workers: 2,
+			OnError: func(e *Error) error {
+				mu.Lock()
+				r.Errors = append(r.Errors, e.Path+": "+errors.Unwrap(e.Err).Error())
+				r.Depths = append(r.Depths, e.Depth)
+				mu.Unlock()
+				return nil
+			},
+		}, func(d *Dir) error {
+			mu.Lock()
+			r.Dirs = append(r.Dirs, strings.TrimPrefix(d.Path, root))
+			mu.Unlock()
+			return nil
+		})
+		if err != nil {
+			r.Err = err.Error()
+		}
+		json.NewEncoder(os.Stdout).Encode(r)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestUnreadableGoesOn(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to run a helper as nobody")
+	}
+	top, err := os.MkdirTemp("", "walk-unpriv-")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(top) })
+	must(t, os.Chmod(top, 0o755))
+	exe, err := os.Executable()
+	must(t, err)
+	helper := filepath.Join(top, "helper")
+	src, err := os.Open(exe)
+	must(t, err)
+	dst, err := os.OpenFile(helper, os.O_CREATE|os.O_WRONLY, 0o755)
+	must(t, err)
+	_, err = io.Copy(dst, src)
+	must(t, err)
+	src.Close()
+	must(t, dst.Close())
+
+	root := filepath.Join(top, "tree")
+	for _, d := range []string{"ok/sub", "closed/inside", "listonly/sub", "z"} {
+		must(t, os.MkdirAll(filepath.Join(root, d), 0o755))
+	}
+	must(t, os.WriteFile(filepath.Join(root, "listonly", "file"), []byte("x"), 0o644))
+	must(t, os.Chmod(filepath.Join(root, "closed"), 0o700))   // nobody may not read it
+	must(t, os.Chmod(filepath.Join(root, "listonly"), 0o744)) // nobody may read, not search
+
+	cmd := exec.Command(helper)
+	cmd.Env = append(os.Environ(), helperEnv+"="+root)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Skipf("skipping: cannot run the helper as nobody: %v: %s", err, out.Bytes())
+	}
+	var r helperResult
+	must(t, json.Unmarshal(out.Bytes(), &r))
+	slices.Sort(r.Dirs)
+	// closed/ cannot be opened; listonly/ is listed up to its file, whose
+	// stat fails; its subdirectory cannot be opened (no search right).
+	wantDirs := []string{"", "/listonly", "/ok", "/ok/sub", "/z"}
+	if !slices.Equal(r.Dirs, wantDirs) {
+		t.Errorf("walked %q, want %q", r.Dirs, wantDirs)
+	}
+	joined := strings.Join(r.Errors, "\n")
+	for _, want := range []string{
+		filepath.Join(root, "closed") + ": permission denied",
+		filepath.Join(root, "listonly", "file") + ": permission denied",
+	} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("errors %q lack %q", r.Errors, want)
+		}
+	}
+	if r.Err != "" {
+		t.Errorf("Dirs returned %q; OnError took every error and said go on", r.Err)
+	}
+}
