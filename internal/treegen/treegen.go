@@ -29,7 +29,7 @@ type Shape struct {
 var (
 	// SourceCheckout is about 100,000 entries shaped like a large source
 	// tree: a few wide top-level directories, most files a few levels down.
-	SourceCheckout = Shape{Name: "source", Levels: 5, Fanout: []int{12, 8, 6, 3, 0}, Files: []int{10, 12, 20, 24, 30}, MaxSize: 16 << 10, Symlinks: 0, HardLinks: 0}
+	SourceCheckout = Shape{Name: "source", Levels: 5, Fanout: []int{12, 8, 6, 3, 0}, Files: []int{10, 12, 20, 24, 47}, MaxSize: 16 << 10, Symlinks: 0, HardLinks: 0}
 	// Deep is dumac's tree: 12 levels of 2 subdirectories, 4,095
 	// directories with 100 files each.
 	Deep = Shape{Name: "deep", Levels: 12, Fanout: []int{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0}, Files: []int{100}, MaxSize: 4 << 10}
