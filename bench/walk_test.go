@@ -122,7 +122,7 @@ var impls = []impl{
 		}
 		return total
 	}},
-	{"saracen/walker", func(b *testing.B, root string) int64 {
+	{"saracen-walker", func(b *testing.B, root string) int64 {
 		var total atomic.Int64
 		err := walker.Walk(root, func(path string, fi os.FileInfo) error {
 			if fi.Mode().IsRegular() {
@@ -197,4 +197,40 @@ func BenchmarkWalk(b *testing.B) {
 		}
 		b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-sec/op")
 	})
+}
+
+// BenchmarkHugeDir walks one directory of n files with two workers, its
+// stats split across them or not, to place walk.DefaultSplitDirSize.
+func BenchmarkHugeDir(b *testing.B) {
+	for _, n := range []int{2000, 5000, 10000, 30000, 100000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			s := treegen.Huge
+			s.Name = fmt.Sprintf("flat-%d", n)
+			s.Files = []int{n}
+			root := tree(b, s)
+			var st syscall.Stat_t
+			if err := syscall.Stat(root, &st); err != nil {
+				b.Fatal(err)
+			}
+			b.Logf("n=%d: directory size %d bytes", n, st.Size)
+			for _, split := range []int64{-1, 1} {
+				name := map[int64]string{-1: "whole", 1: "split"}[split]
+				b.Run("impl="+name, func(b *testing.B) {
+					for b.Loop() {
+						var total atomic.Int64
+						err := walk.Dirs(context.Background(), root, &walk.Options{Workers: 2, SplitDirSize: split}, func(d *walk.Dir) error {
+							for _, e := range d.Entries {
+								total.Add(e.Size)
+							}
+							return nil
+						})
+						if err != nil {
+							b.Fatal(err)
+						}
+						sink.Add(total.Load())
+					}
+				})
+			}
+		})
+	}
 }

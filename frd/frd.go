@@ -188,6 +188,22 @@ func (l *Lister) AppendHandle(dst []Entry, fd uintptr, name string) ([]Entry, er
 	return l.appendHandle(dst, fd, name)
 }
 
+// Stat fills in the metadata of the regular files among entries, as a full
+// listing would have: entries from a Names listing of the open directory
+// fd (a Unix descriptor, never closed), or any part of one. It lets a
+// walker list a huge directory's names once and stat its files from
+// several goroutines, each with its own Lister. On Linux each file is one
+// statx relative to fd; the portable fallback lstats dir joined with the
+// name.
+//
+// An entry removed since the listing is left out, so the result may be
+// shorter than entries, whose storage it reuses; one whose type changed
+// takes the type the stat saw. The error is nil, or an *os.PathError naming
+// the entry that failed, returned with the entries before it.
+func (l *Lister) Stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) {
+	return l.stat(entries, fd, dir)
+}
+
 // joinName is the path an error about the entry name of dir names.
 func joinName(dir, name string) string {
 	if dir == "" {

@@ -276,3 +276,28 @@ func TestModTimeNonRegular(t *testing.T) {
 		t.Error("ModTime of a directory entry is not the Unix epoch")
 	}
 }
+
+// TestStat lists names, removes a file, then fills in the metadata: the
+// same as a full listing of what is left.
+func TestStat(t *testing.T) {
+	dir := t.TempDir()
+	everyType(t, dir)
+	for i := range 50 {
+		writeFile(t, dir, "f"+strconv.Itoa(i), i)
+	}
+	f, err := os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	l := Lister{Names: true}
+	names, err := l.AppendDir(nil, f)
+	must(t, err)
+	must(t, os.Remove(filepath.Join(dir, "f7")))
+	must(t, os.Remove(filepath.Join(dir, "regular")))
+	var other Lister
+	half := len(names) / 2
+	a, err := other.Stat(names[:half], f.Fd(), dir)
+	must(t, err)
+	b, err := other.Stat(names[half:], f.Fd(), dir)
+	must(t, err)
+	checkSameAsOS(t, dir, append(slices.Clone(a), b...))
+}

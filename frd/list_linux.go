@@ -14,6 +14,7 @@ type sysLister struct {
 	buf  []byte   // what getdents64 fills
 	recs []dirent // the parsed records of one read
 	stx  unix.Statx_t
+	name []byte // a NUL-terminated name for Stat
 
 	ranSince time.Time // when the goroutine last yielded, for yield
 }
@@ -156,6 +157,32 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 			dst = append(dst, e)
 		}
 	}
+}
+
+func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) {
+	s := &l.sys
+	kept := entries[:0]
+	for _, e := range entries {
+		if !e.Type.IsRegular() {
+			kept = append(kept, e)
+			continue
+		}
+		// statx wants the name NUL-terminated: copy it into a kept buffer.
+		s.name = append(append(s.name[:0], e.Name...), 0)
+		err := ignoringEINTR(func() error { return statxAt(int(fd), &s.name[0], statxMask, &s.stx) })
+		if err == unix.ENOENT {
+			continue
+		}
+		if err != nil {
+			return kept, &os.PathError{Op: "statx", Path: joinName(dir, e.Name), Err: err}
+		}
+		e = Entry{Name: e.Name, Type: modeType(uint32(s.stx.Mode))}
+		if e.Type == 0 {
+			fillStatx(&e, &s.stx)
+		}
+		kept = append(kept, e)
+	}
+	return kept, nil
 }
 
 // fillStatx copies a regular file's metadata from stx.

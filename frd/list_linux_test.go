@@ -370,8 +370,8 @@ func loopMount(t *testing.T, fs string, mkfsArgs ...string) string {
 // slice (the names and, once, the slice), and a few more when the function
 // AppendDir opens the directory too.
 func TestAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping in short mode")
+	if testing.Short() || raceEnabled {
+		t.Skip("skipping in short mode and under the race detector")
 	}
 	dir := t.TempDir()
 	for i := range 1000 {

@@ -47,16 +47,42 @@ func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
 			if err != nil {
 				return dst, err
 			}
-			e.Type = fi.Mode().Type()
-			if e.Type.IsRegular() {
-				e.Size = fi.Size()
-				e.ModTimeNanos = fi.ModTime().UnixNano()
-				fillSys(&e, fi)
-			}
+			fillInfo(&e, fi)
 		}
 		dst = append(dst, e)
 	}
 	return dst, rerr
+}
+
+// fillInfo sets e's type, and for a regular file its metadata, from fi.
+func fillInfo(e *Entry, fi fs.FileInfo) {
+	e.Type = fi.Mode().Type()
+	if e.Type.IsRegular() {
+		e.Size = fi.Size()
+		e.ModTimeNanos = fi.ModTime().UnixNano()
+		fillSys(e, fi)
+	}
+}
+
+func (l *Lister) stat(entries []Entry, _ uintptr, dir string) ([]Entry, error) {
+	kept := entries[:0]
+	for _, e := range entries {
+		if !e.Type.IsRegular() {
+			kept = append(kept, e)
+			continue
+		}
+		fi, err := os.Lstat(joinName(dir, e.Name))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return kept, err
+		}
+		e = Entry{Name: e.Name}
+		fillInfo(&e, fi)
+		kept = append(kept, e)
+	}
+	return kept, nil
 }
 
 func (l *Lister) appendHandle(dst []Entry, fd uintptr, name string) ([]Entry, error) {

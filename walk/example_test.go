@@ -89,7 +89,7 @@ func ExampleOptions_post() {
 			rel, _ := filepath.Rel(root, d.Path)
 			mu.Lock()
 			defer mu.Unlock()
-			fmt.Printf("%5d %s\n", t.bytes.Load(), rel)
+			fmt.Printf("%s %d\n", rel, t.bytes.Load())
 			return nil
 		},
 	}
@@ -105,12 +105,12 @@ func ExampleOptions_post() {
 		log.Fatal(err)
 	}
 	// Unordered output:
-	//   500 cmd/tool
-	//   500 cmd
-	//  1700 internal/a
-	//    50 internal/b
-	//  1750 internal
-	//  2480 .
+	// cmd/tool 500
+	// cmd 500
+	// internal/a 1700
+	// internal/b 50
+	// internal 1750
+	// . 2480
 }
 
 // WalkDir takes the function filepath.WalkDir takes; only the import

@@ -91,6 +91,10 @@ func listHandle(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.E
 	return l.AppendHandle(dst, uintptr(fd), path)
 }
 
+func statEntries(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]frd.Entry, error) {
+	return l.Stat(entries, uintptr(fd), path)
+}
+
 // isDirAt reports whether name in parent is, or leads through symbolic
 // links to, a directory.
 func isDirAt(parent handle, name, path string) bool {

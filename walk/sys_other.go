@@ -50,6 +50,10 @@ func listHandle(l *frd.Lister, dst []frd.Entry, f handle, _ string) ([]frd.Entry
 	return l.AppendDir(dst, f)
 }
 
+func statEntries(l *frd.Lister, entries []frd.Entry, _ handle, path string) ([]frd.Entry, error) {
+	return l.Stat(entries, 0, path)
+}
+
 func isDirAt(_ handle, _, path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()

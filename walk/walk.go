@@ -54,6 +54,13 @@ type Options struct {
 	// the workers' timing unless Workers is 1.
 	HardLinksOnce bool
 
+	// SplitDirSize: a directory whose own size (st_size) is at least this
+	// many bytes is listed names first, and its files are then stat'ed by
+	// Workers goroutines at once, so one huge directory does not leave the
+	// other cores idle. 0 means the default, DefaultSplitDirSize; a negative
+	// value never splits. It has no effect with one worker or under Names.
+	SplitDirSize int64
+
 	// MaxOpenDirs bounds the directory descriptors the walk keeps open
 	// between listing a directory and opening its subdirectories; 0 means
 	// a quarter of RLIMIT_NOFILE's soft limit, at least 4 and at most
@@ -74,6 +81,11 @@ type Options struct {
 	// error it met.
 	OnError func(err *Error) error
 }
+
+// DefaultSplitDirSize is the directory size from which a walk splits a
+// directory's stats across its workers, measured in BENCHMARKS.md: an ext4
+// directory of about 8,000 entries with short names.
+const DefaultSplitDirSize = 256 << 10
 
 // ErrLoop is wrapped by the error reported for a symbolic link that leads
 // back to one of its own ancestors, under FollowSymlinks.
@@ -160,6 +172,8 @@ type walker struct {
 	stopErr error // what ended the walk early
 	first   error // the first error reported, when OnError is nil
 
+	splitAt int64 // Options.SplitDirSize, resolved
+
 	kept    atomic.Int32 // descriptors kept open for subdirectories
 	maxKept int32
 	rootDev uint64
@@ -195,6 +209,12 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	}
 	if w.opts.HardLinksOnce {
 		w.links = newLinkSet()
+	}
+	switch w.splitAt = w.opts.SplitDirSize; {
+	case w.splitAt == 0:
+		w.splitAt = DefaultSplitDirSize
+	case w.splitAt < 0 || w.opts.Workers == 1 || w.opts.Names:
+		w.splitAt = 0
 	}
 	w.cond.L = &w.mu
 
@@ -331,7 +351,11 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		}
 	}
 
-	entries, err = listHandle(l, entries[:0], fd, d.Path)
+	if w.splitAt > 0 && info.Size >= w.splitAt {
+		entries, err = w.listSplit(l, entries[:0], fd, d.Path)
+	} else {
+		entries, err = listHandle(l, entries[:0], fd, d.Path)
+	}
 	if err != nil {
 		d.Err = err
 		if !w.report(errPath(err, d.Path), d.Depth, err) {
@@ -377,6 +401,52 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 	}
 	w.finish(n)
 	return entries[:0]
+}
+
+// listSplit lists a huge directory by names, then stats its files on
+// Workers goroutines at once, each with a Lister of its own.
+func (w *walker) listSplit(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.Entry, error) {
+	l.Names = true
+	dst, err := listHandle(l, dst, fd, path)
+	l.Names = false
+	if err != nil {
+		return dst, err
+	}
+	k := w.opts.Workers
+	chunk := (len(dst) + k - 1) / k
+	parts := make([][]frd.Entry, k)
+	errs := make([]error, k)
+	var wg sync.WaitGroup
+	for i := range k {
+		lo, hi := min(i*chunk, len(dst)), min((i+1)*chunk, len(dst))
+		if lo == hi {
+			continue
+		}
+		if i == 0 {
+			continue // this goroutine's own share, below
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var own frd.Lister
+			parts[i], errs[i] = statEntries(&own, dst[lo:hi], fd, path)
+		}()
+	}
+	parts[0], errs[0] = statEntries(l, dst[:min(chunk, len(dst))], fd, path)
+	wg.Wait()
+	// Each part is a prefix of its own span of dst: close the gaps the
+	// removed entries left.
+	n := 0
+	for _, p := range parts {
+		n += copy(dst[n:], p)
+	}
+	dst = dst[:n]
+	for _, err := range errs {
+		if err != nil {
+			return dst, err
+		}
+	}
+	return dst, nil
 }
 
 // subdirs makes a node for each directory among entries, the listing of n

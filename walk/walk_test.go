@@ -115,6 +115,9 @@ func TestDirsMatchesStdlib(t *testing.T) {
 			diffRecords(t, dirsRecords(t, root, &Options{Workers: workers}), want)
 		})
 	}
+	t.Run("every directory split", func(t *testing.T) {
+		diffRecords(t, dirsRecords(t, root, &Options{Workers: 3, SplitDirSize: 1}), want)
+	})
 	t.Run("fd budget 1", func(t *testing.T) {
 		diffRecords(t, dirsRecords(t, root, &Options{Workers: 3, MaxOpenDirs: 1}), want)
 	})

@@ -1,0 +1,5 @@
+//go:build !race
+
+package frd
+
+const raceEnabled = false
