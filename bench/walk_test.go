@@ -202,7 +202,7 @@ func BenchmarkWalk(b *testing.B) {
 // BenchmarkHugeDir walks one directory of n files with two workers, its
 // stats split across them or not, to place walk.DefaultSplitDirSize.
 func BenchmarkHugeDir(b *testing.B) {
-	for _, n := range []int{2000, 5000, 10000, 30000, 100000} {
+	for _, n := range []int{500, 1000, 2000, 5000, 10000, 30000, 100000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			s := treegen.Huge
 			s.Name = fmt.Sprintf("flat-%d", n)
