@@ -1,21 +1,19 @@
 package frd
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -228,26 +226,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestNotSearchable(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("skipping: needs root to run a helper as nobody")
-	}
-	// A world-readable place for the helper binary and the directory.
-	top, err := os.MkdirTemp("", "frd-unpriv-")
-	must(t, err)
-	t.Cleanup(func() { os.RemoveAll(top) })
-	must(t, os.Chmod(top, 0o755))
-	exe, err := os.Executable()
-	must(t, err)
-	helper := filepath.Join(top, "helper")
-	src, err := os.Open(exe)
-	must(t, err)
-	dst, err := os.OpenFile(helper, os.O_CREATE|os.O_WRONLY, 0o755)
-	must(t, err)
-	_, err = io.Copy(dst, src)
-	must(t, err)
-	src.Close()
-	must(t, dst.Close())
-
+	top := testfs.WorldDir(t)
 	dir := filepath.Join(top, "r-only")
 	must(t, os.Mkdir(dir, 0o755))
 	must(t, os.Mkdir(filepath.Join(dir, "subdir"), 0o755))
@@ -256,21 +235,14 @@ func TestNotSearchable(t *testing.T) {
 	must(t, os.Chmod(dir, 0o744)) // others may read, not search
 
 	run := func(names bool) helperResult {
-		cmd := exec.Command(helper)
-		cmd.Env = append(os.Environ(), helperEnv+"="+dir)
+		env := []string{helperEnv + "=" + dir}
 		if names {
-			cmd.Env = append(cmd.Env, helperEnv+"_NAMES=1")
+			env = append(env, helperEnv+"_NAMES=1")
 		}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		cmd.Stderr = &out
-		if err := cmd.Run(); err != nil {
-			t.Skipf("skipping: cannot run the helper as nobody: %v: %s", err, out.Bytes())
-		}
+		out := testfs.RunAsNobody(t, top, env...)
 		var r helperResult
-		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
-			t.Fatalf("helper said %q: %v", out.Bytes(), err)
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("helper said %q: %v", out, err)
 		}
 		return r
 	}
@@ -295,7 +267,7 @@ func TestNotSearchable(t *testing.T) {
 // TestUnknownDType lists a file system that keeps no d_type (ext4 made
 // without its filetype feature): every type comes from statx instead.
 func TestUnknownDType(t *testing.T) {
-	dir := loopMount(t, "ext4", "-O", "^filetype")
+	dir := testfs.LoopMount(t, "ext4", "-O", "^filetype")
 	everyType(t, dir)
 	p := writeFile(t, dir, "linked", 9)
 	must(t, os.Link(p, filepath.Join(dir, "linked2")))
@@ -331,38 +303,6 @@ func TestUnknownDType(t *testing.T) {
 			t.Errorf("Names: %+v, want %q %v alone", e, entries[i].Name, entries[i].Type)
 		}
 	}
-}
-
-// loopMount mounts a new image of the file system fs, made with mkfs's
-// extra arguments, on a temporary directory, or skips the test saying why.
-func loopMount(t *testing.T, fs string, mkfsArgs ...string) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("skipping: loop-mounting an image needs root")
-	}
-	mkfs, err := exec.LookPath("mkfs." + fs)
-	if err != nil {
-		t.Skipf("skipping: no mkfs.%s: %v", fs, err)
-	}
-	work := t.TempDir()
-	img := filepath.Join(work, "fs.img")
-	must(t, os.WriteFile(img, nil, 0o600))
-	must(t, os.Truncate(img, 64<<20))
-	args := append(append([]string{"-q"}, mkfsArgs...), img)
-	if out, err := exec.Command(mkfs, args...).CombinedOutput(); err != nil {
-		t.Skipf("skipping: mkfs.%s failed: %v: %s", fs, err, out)
-	}
-	mnt := filepath.Join(work, "mnt")
-	must(t, os.Mkdir(mnt, 0o755))
-	if out, err := exec.Command("mount", "-o", "loop", img, mnt).CombinedOutput(); err != nil {
-		t.Skipf("skipping: cannot loop-mount the %s image: %v: %s", fs, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
-			t.Errorf("umount %s: %v: %s", mnt, err, out)
-		}
-	})
-	return mnt
 }
 
 // TestAllocs holds the allocation counts the package promises for a

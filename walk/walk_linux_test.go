@@ -1,20 +1,17 @@
 package walk
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -118,17 +115,11 @@ func openFDs(t *testing.T) int {
 
 // TestOneFileSystem mounts a tmpfs inside the tree.
 func TestOneFileSystem(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("skipping: mounting a tmpfs needs root")
-	}
 	root := t.TempDir()
 	mnt := filepath.Join(root, "mnt")
 	must(t, os.MkdirAll(filepath.Join(root, "a", "b"), 0o755))
 	must(t, os.Mkdir(mnt, 0o755))
-	if out, err := exec.Command("mount", "-t", "tmpfs", "none", mnt).CombinedOutput(); err != nil {
-		t.Skipf("skipping: cannot mount a tmpfs: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	testfs.MountTmpfs(t, mnt)
 	must(t, os.MkdirAll(filepath.Join(mnt, "inside", "deeper"), 0o755))
 
 	list := func(opts *Options) []string {
@@ -190,25 +181,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestUnreadableGoesOn(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("skipping: needs root to run a helper as nobody")
-	}
-	top, err := os.MkdirTemp("", "walk-unpriv-")
-	must(t, err)
-	t.Cleanup(func() { os.RemoveAll(top) })
-	must(t, os.Chmod(top, 0o755))
-	exe, err := os.Executable()
-	must(t, err)
-	helper := filepath.Join(top, "helper")
-	src, err := os.Open(exe)
-	must(t, err)
-	dst, err := os.OpenFile(helper, os.O_CREATE|os.O_WRONLY, 0o755)
-	must(t, err)
-	_, err = io.Copy(dst, src)
-	must(t, err)
-	src.Close()
-	must(t, dst.Close())
-
+	top := testfs.WorldDir(t)
 	root := filepath.Join(top, "tree")
 	for _, d := range []string{"ok/sub", "closed/inside", "listonly/sub", "z"} {
 		must(t, os.MkdirAll(filepath.Join(root, d), 0o755))
@@ -217,16 +190,8 @@ func TestUnreadableGoesOn(t *testing.T) {
 	must(t, os.Chmod(filepath.Join(root, "closed"), 0o700))   // nobody may not read it
 	must(t, os.Chmod(filepath.Join(root, "listonly"), 0o744)) // nobody may read, not search
 
-	cmd := exec.Command(helper)
-	cmd.Env = append(os.Environ(), helperEnv+"="+root)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		t.Skipf("skipping: cannot run the helper as nobody: %v: %s", err, out.Bytes())
-	}
 	var r helperResult
-	must(t, json.Unmarshal(out.Bytes(), &r))
+	must(t, json.Unmarshal(testfs.RunAsNobody(t, top, helperEnv+"="+root), &r))
 	slices.Sort(r.Dirs)
 	// closed/ cannot be opened; listonly/ is listed up to its file, whose
 	// stat fails; its subdirectory cannot be opened (no search right).

@@ -1,0 +1,134 @@
+//go:build linux
+
+// Package testfs gives the project's tests what plain temporary
+// directories cannot: loop-mounted file systems, a tmpfs, and a helper run
+// as an unprivileged user. Each skips the test, saying why, where it cannot
+// be had (not root, no mkfs, a failed mount).
+package testfs
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// WorldDir returns a new directory that every user may enter, with its
+// path; os.TempDir's per-test directories are private to root.
+func WorldDir(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "frd-world-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// RunAsNobody runs a copy of the test binary, placed in dir (which nobody
+// must be able to enter), as user and group 65534 with env added to the
+// environment, and returns what it printed. The binary's TestMain is
+// expected to notice env and act as the helper. It skips the test when not
+// root or when the helper cannot be started.
+func RunAsNobody(t testing.TB, dir string, env ...string) []byte {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to run a helper as nobody")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	helper := filepath.Join(dir, "helper")
+	if _, err := os.Stat(helper); err != nil {
+		if err := copyFile(helper, exe); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(helper)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Skipf("skipping: cannot run the helper as nobody: %v: %s", err, out.Bytes())
+	}
+	return out.Bytes()
+}
+
+func copyFile(dst, src string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// LoopMount mounts a new 64 MiB image of the file system fstype, made by
+// mkfs.fstype with mkfsArgs, on a temporary directory, and unmounts it when
+// the test ends.
+func LoopMount(t testing.TB, fstype string, mkfsArgs ...string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: loop-mounting an image needs root")
+	}
+	mkfs, err := exec.LookPath("mkfs." + fstype)
+	if err != nil {
+		t.Skipf("skipping: no mkfs.%s: %v", fstype, err)
+	}
+	work := t.TempDir()
+	img := filepath.Join(work, "fs.img")
+	if err := os.WriteFile(img, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(img, 64<<20); err != nil {
+		t.Fatal(err)
+	}
+	args := append(append([]string{"-q"}, mkfsArgs...), img)
+	if out, err := exec.Command(mkfs, args...).CombinedOutput(); err != nil {
+		t.Skipf("skipping: mkfs.%s failed: %v: %s", fstype, err, out)
+	}
+	mnt := filepath.Join(work, "mnt")
+	if err := os.Mkdir(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mount(t, mnt, "-o", "loop", img, mnt)
+	return mnt
+}
+
+// MountTmpfs mounts a new tmpfs on the existing directory dir, and
+// unmounts it when the test ends.
+func MountTmpfs(t testing.TB, dir string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: mounting a tmpfs needs root")
+	}
+	mount(t, dir, "-t", "tmpfs", "none", dir)
+}
+
+func mount(t testing.TB, mnt string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command("mount", args...).CombinedOutput(); err != nil {
+		t.Skipf("skipping: mount %q failed: %v: %s", args, err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command("umount", mnt).CombinedOutput(); err != nil {
+			t.Errorf("umount %s: %v: %s", mnt, err, out)
+		}
+	})
+}
