@@ -74,8 +74,32 @@ func statHandle(fd handle) (info frd.Entry, dev, ino uint64, err error) {
 	if _, err := retry(func() (int, error) { return 0, unix.Fstat(fd, &st) }); err != nil {
 		return info, 0, 0, &os.PathError{Op: "fstat", Err: err}
 	}
-	info = frd.Entry{
-		Type:            fs.ModeDir,
+	info = entryFromStat(&st)
+	return info, uint64(st.Dev), uint64(st.Ino), nil
+}
+
+// statOther fills e, an entry of the open directory fd that is neither a
+// regular file nor a directory, from a stat of it (of what it leads to,
+// when follow is set and it is a symbolic link).
+func statOther(fd handle, e *frd.Entry, follow bool, path string) error {
+	flags := unix.AT_SYMLINK_NOFOLLOW
+	if follow {
+		flags = 0
+	}
+	var st unix.Stat_t
+	if _, err := retry(func() (int, error) { return 0, unix.Fstatat(fd, e.Name, &st, flags) }); err != nil {
+		return &os.PathError{Op: "fstatat", Path: path, Err: err}
+	}
+	name := e.Name
+	*e = entryFromStat(&st)
+	e.Name = name
+	return nil
+}
+
+// entryFromStat is st as an Entry with every field filled, whatever its type.
+func entryFromStat(st *unix.Stat_t) frd.Entry {
+	return frd.Entry{
+		Type:            modeType(st.Mode),
 		Size:            st.Size,
 		ModTimeNanos:    st.Mtim.Nano(),
 		ChangeTimeNanos: st.Ctim.Nano(),
@@ -84,7 +108,27 @@ func statHandle(fd handle) (info frd.Entry, dev, ino uint64, err error) {
 		Links:           uint64(st.Nlink),
 		Device:          uint64(st.Dev),
 	}
-	return info, uint64(st.Dev), uint64(st.Ino), nil
+}
+
+// modeType maps a stat's S_IFMT bits to fs.FileMode type bits.
+func modeType(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
 }
 
 func listHandle(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.Entry, error) {

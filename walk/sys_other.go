@@ -54,6 +54,20 @@ func statEntries(l *frd.Lister, entries []frd.Entry, _ handle, path string) ([]f
 	return l.Stat(entries, 0, path)
 }
 
+func statOther(_ handle, e *frd.Entry, follow bool, path string) error {
+	stat := os.Lstat
+	if follow {
+		stat = os.Stat
+	}
+	fi, err := stat(path)
+	if err != nil {
+		return err
+	}
+	*e = frd.Entry{Name: e.Name, Type: fi.Mode().Type(), Size: fi.Size(), ModTimeNanos: fi.ModTime().UnixNano()}
+	e.Device, e.FileID = sysIDs(fi)
+	return nil
+}
+
 func isDirAt(_ handle, _, path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()

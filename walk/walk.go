@@ -48,6 +48,14 @@ type Options struct {
 	// Lister.Names).
 	Names bool
 
+	// StatAll fills the metadata of every entry that is not a directory,
+	// as frd fills a regular file's: symbolic links (the link itself, or
+	// under FollowSymlinks what it leads to), devices, FIFOs and sockets,
+	// one stat each relative to the directory. A disk-usage tool counts
+	// them too. An entry that cannot be stat'ed keeps zero fields and is
+	// reported.
+	StatAll bool
+
 	// HardLinksOnce reports a regular file with more than one link only
 	// the first time the walk meets it (by device and inode); later links
 	// are left out of their listings. Which link comes first depends on
@@ -99,6 +107,11 @@ type Error struct {
 	Path  string // the directory or entry that failed
 	Depth int    // the depth of Path: 0 for the root
 	Err   error  // often an *os.PathError
+	// Dir is the directory being opened or listed when the error came, or
+	// the one holding the entry that failed. For a directory that could not
+	// be opened it has Path, Depth and Parent only. Valid until the walk
+	// ends.
+	Dir *Dir
 }
 
 func (e *Error) Error() string {
@@ -294,8 +307,8 @@ func (w *walker) work() {
 
 // report hands err to OnError, or keeps the first; it returns false when
 // the walk must end.
-func (w *walker) report(path string, depth int, err error) bool {
-	e := &Error{Path: path, Depth: depth, Err: err}
+func (w *walker) report(d *Dir, path string, depth int, err error) bool {
+	e := &Error{Path: path, Depth: depth, Err: err, Dir: d}
 	if w.opts.OnError == nil {
 		w.mu.Lock()
 		if w.first == nil {
@@ -325,14 +338,14 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 			w.finish(n) // removed since its parent was listed: left out
 			return entries
 		}
-		w.report(d.Path, d.Depth, err)
+		w.report(d, d.Path, d.Depth, err)
 		w.finish(n)
 		return entries
 	}
 	info, dev, ino, err := statHandle(fd)
 	if err != nil {
 		closeHandle(fd)
-		w.report(d.Path, d.Depth, err)
+		w.report(d, d.Path, d.Depth, err)
 		w.finish(n)
 		return entries
 	}
@@ -348,7 +361,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		}
 		if w.opts.FollowSymlinks && n.isLoop() {
 			closeHandle(fd)
-			w.report(d.Path, d.Depth, ErrLoop)
+			w.report(d, d.Path, d.Depth, ErrLoop)
 			w.finish(n)
 			return entries
 		}
@@ -361,9 +374,24 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 	}
 	if err != nil {
 		d.Err = err
-		if !w.report(errPath(err, d.Path), d.Depth, err) {
+		if !w.report(d, errPath(err, d.Path), d.Depth, err) {
 			closeHandle(fd)
 			return entries
+		}
+	}
+	if w.opts.StatAll {
+		for i := range entries {
+			e := &entries[i]
+			if e.Type.IsRegular() || e.Type.IsDir() {
+				continue
+			}
+			path := joinPath(d.Path, e.Name)
+			if err := statOther(fd, e, w.opts.FollowSymlinks, path); err != nil {
+				if !w.report(d, path, d.Depth, err) {
+					closeHandle(fd)
+					return entries
+				}
+			}
 		}
 	}
 	if w.links != nil {

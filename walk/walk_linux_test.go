@@ -212,3 +212,45 @@ func TestUnreadableGoesOn(t *testing.T) {
 		t.Errorf("Dirs returned %q; OnError took every error and said go on", r.Err)
 	}
 }
+
+// TestStatAll checks the fields StatAll fills for links and special files
+// against lstat, and against stat under FollowSymlinks.
+func TestStatAll(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(root, "target"), []byte("twelve bytes"), 0o644))
+	must(t, os.Symlink("target", filepath.Join(root, "link")))
+	must(t, os.Symlink("nowhere/at/all", filepath.Join(root, "dangling")))
+	must(t, unix.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+	for _, follow := range []bool{false, true} {
+		var errs []string
+		err := Dirs(context.Background(), root, &Options{StatAll: true, FollowSymlinks: follow, OnError: func(e *Error) error {
+			errs = append(errs, e.Path)
+			return nil
+		}}, func(d *Dir) error {
+			for _, e := range d.Entries {
+				p := filepath.Join(root, e.Name)
+				var st unix.Stat_t
+				var serr error
+				if follow {
+					serr = unix.Stat(p, &st)
+				} else {
+					serr = unix.Lstat(p, &st)
+				}
+				if serr != nil {
+					if e.Size != 0 || e.FileID != 0 {
+						t.Errorf("follow=%v %s: cannot be stat'ed, yet %+v", follow, e.Name, e)
+					}
+					continue
+				}
+				if e.Size != st.Size || e.FileID != st.Ino || e.Allocated != st.Blocks*512 || e.ModTimeNanos != st.Mtim.Nano() {
+					t.Errorf("follow=%v %s: %+v, stat says size %d ino %d", follow, e.Name, e, st.Size, st.Ino)
+				}
+			}
+			return nil
+		})
+		must(t, err)
+		if want := follow; want != slices.Contains(errs, filepath.Join(root, "dangling")) {
+			t.Errorf("follow=%v: errors %q", follow, errs)
+		}
+	}
+}
