@@ -1,0 +1,61 @@
+package main
+
+import "strings"
+
+// quote quotes a file name for a message as coreutils' quoteaf does in the
+// C locale (shell-escape-always): 'name', with a single quote written as
+// '\'' and unprintable bytes as $'\n' pieces.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	inEsc := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		printable := c >= 0x20 && c < 0x7f
+		if printable {
+			if inEsc {
+				b.WriteString("''")
+				inEsc = false
+			}
+			if c == '\'' {
+				b.WriteString(`'\''`)
+			} else {
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		if !inEsc {
+			b.WriteString("'$'")
+			inEsc = true
+		}
+		switch c {
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\v':
+			b.WriteString(`\v`)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte('0' + c>>6)
+			b.WriteByte('0' + c>>3&7)
+			b.WriteByte('0' + c&7)
+		}
+		i++
+	}
+	if inEsc {
+		b.WriteString("'")
+	} else {
+		b.WriteByte('\'')
+	}
+	return b.String()
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// reporter prints a scanned tree in GNU du's order and format: depth
+// first, each directory after its contents, entries in the order the
+// directory lists them.
+type reporter struct {
+	cfg    *config
+	out    *bufio.Writer
+	errOut func(msg string)
+	seen   map[[2]uint64]bool // the hard-link set: (device, inode)
+	grand  usage              // everything counted, for -c
+}
+
+// firstSeen records (dev, ino) and reports whether it is new.
+func (r *reporter) firstSeen(dev, ino uint64) bool {
+	k := [2]uint64{dev, ino}
+	if r.seen[k] {
+		return false
+	}
+	r.seen[k] = true
+	return true
+}
+
+func (r *reporter) print(u usage, path string) {
+	v := u.size
+	if r.cfg.inodes {
+		v = u.inodes
+	}
+	if t := r.cfg.threshold; t < 0 && v > uint64(-t) || t >= 0 && v < uint64(t) {
+		return
+	}
+	r.out.WriteString(r.cfg.unit.format(v))
+	if r.cfg.showTime {
+		r.out.WriteByte('\t')
+		r.out.WriteString(strftime(r.cfg.timeFormat, time.Unix(0, u.tmax)))
+	}
+	r.out.WriteByte('\t')
+	r.out.WriteString(path)
+	if r.cfg.null {
+		r.out.WriteByte(0)
+	} else {
+		r.out.WriteByte('\n')
+	}
+}
+
+// file reports a command-line argument that is not a directory.
+func (r *reporter) file(st statResult, path string) {
+	if !r.cfg.countLinks && (r.cfg.hashAll || st.nlink > 1) && !r.firstSeen(st.dev, st.ino) {
+		return
+	}
+	r.grand.add(st.use)
+	r.print(st.use, path)
+}
+
+// dir reports the directory n at path, level deep, and returns its own
+// usage and that of everything below it, for its parent; ok is false when
+// it is not counted at all.
+func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok bool) {
+	if n.state == pending {
+		return own, below, false
+	}
+	if !r.cfg.countLinks && r.cfg.hashAll && !r.firstSeen(n.dev, n.ino) {
+		return own, below, false
+	}
+	for _, m := range n.errs {
+		r.errOut(m)
+	}
+	var ent, sub usage // entries directly inside; everything deeper
+	ent.add(n.sum)
+	r.grand.add(n.sum)
+	items := n.items
+	if n.nentries > 10000 && !isTmpfs(path) {
+		// fts sorts a directory of over 10,000 entries by inode number.
+		items = slices.Clone(items)
+		slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(itemIno(a), itemIno(b)) })
+	}
+	prefix := strings.TrimSuffix(path, "/")
+	for _, it := range items {
+		if it.dir != nil {
+			cOwn, cBelow, ok := r.dir(it.dir, prefix+"/"+it.name, level+1)
+			if !ok {
+				continue
+			}
+			if !r.cfg.separateDirs {
+				ent.add(cOwn)
+			}
+			sub.add(cBelow)
+			continue
+		}
+		if it.hash && !r.cfg.countLinks && !r.firstSeen(it.dev, it.ino) {
+			continue
+		}
+		ent.add(it.use)
+		r.grand.add(it.use)
+		if r.cfg.all && level+1 <= r.cfg.maxDepth {
+			r.print(it.use, prefix+"/"+it.name)
+		}
+	}
+	own = n.own
+	r.grand.add(own)
+	shown := own
+	shown.add(ent)
+	if !r.cfg.separateDirs {
+		shown.add(sub)
+	}
+	if level <= r.cfg.maxDepth {
+		r.print(shown, path)
+	}
+	below = ent
+	below.add(sub)
+	return own, below, true
+}
+
+func itemIno(it item) uint64 {
+	if it.dir != nil {
+		return it.dir.ino
+	}
+	return it.ino
+}
+
+func (r *reporter) total() {
+	r.print(r.grand, "total")
+}

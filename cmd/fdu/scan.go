@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+	"github.com/pbednarcik/flexreaddir/walk"
+)
+
+// usage is what du adds up for one file or directory.
+type usage struct {
+	size   uint64 // bytes: apparent, or allocated (blocks * 512)
+	inodes uint64
+	tmax   int64 // the latest time, Unix nanoseconds
+}
+
+func (u *usage) add(v usage) {
+	u.size += v.size
+	u.inodes += v.inodes
+	u.tmax = max(u.tmax, v.tmax)
+}
+
+// item is a file kept for the report, or a subdirectory, in listing order.
+type item struct {
+	name     string // the entry's name: always for a directory, for a file under -a
+	dir      *dnode // a subdirectory, else nil
+	use      usage
+	dev, ino uint64
+	hash     bool // counted only once, through the hard-link set
+}
+
+// Directory states.
+const (
+	pending    = iota // listed in its parent, never reached: skipped (-x, vanished)
+	visited           // listed
+	unreadable        // could not be opened or read
+)
+
+// dnode is one directory of a scan: what the report needs of it, and no
+// more (files are summed into sum unless the report must see each).
+type dnode struct {
+	state    uint8
+	own      usage // the directory's own size, inode and time
+	dev, ino uint64
+	sum      usage  // files not kept as items
+	items    []item // subdirectories, and the files the report must see
+	nentries int    // entries listed, for du's inode sort of huge directories
+	errs     []string
+
+	mu      sync.Mutex
+	pending map[string]*dnode // subdirectories not reached yet, by name
+}
+
+// scanner turns a walk into a tree of dnodes.
+type scanner struct {
+	cfg    *config
+	argIDs map[[2]uint64]bool // the command line's files: seen twice, counted once
+}
+
+// entryUsage is what entry e counts for.
+func (s *scanner) entryUsage(e *frd.Entry, path string) usage {
+	u := usage{inodes: 1}
+	if s.cfg.apparent {
+		u.size = uint64(max(e.Size, 0))
+	} else {
+		u.size = uint64(e.Allocated)
+	}
+	switch s.cfg.timeType {
+	case "ctime":
+		u.tmax = e.ChangeTimeNanos
+	case "atime":
+		u.tmax = atime(path)
+	default:
+		u.tmax = e.ModTimeNanos
+	}
+	return u
+}
+
+// scanDir walks the directory root and returns its tree.
+func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
+	top := &dnode{}
+	var (
+		mu   sync.Mutex
+		errs []error
+	)
+	opts := &walk.Options{
+		Workers:        s.cfg.jobs,
+		OneFileSystem:  s.cfg.oneFS,
+		FollowSymlinks: s.cfg.deref == derefAll,
+		StatAll:        true,
+		OnError: func(e *walk.Error) error {
+			s.onError(top, e)
+			return nil
+		},
+	}
+	err := walk.Dirs(ctx, root, opts, func(d *walk.Dir) error {
+		n := top
+		if d.Parent != nil {
+			n = d.Parent.Data.(*dnode).take(d.Info.Name)
+		}
+		d.Data = n
+		n.state = visited
+		n.own = s.entryUsage(&d.Info, d.Path)
+		n.dev, n.ino = d.Info.Device, d.Info.FileID
+		n.nentries = len(d.Entries)
+		keep := d.Entries[:0]
+		for i := range d.Entries {
+			e := &d.Entries[i]
+			var path string
+			if len(s.cfg.exclude.patterns) > 0 || s.cfg.timeType == "atime" {
+				path = childPath(d.Path, e.Name)
+				if s.cfg.exclude.excluded(path) {
+					continue
+				}
+			}
+			if e.Type.IsDir() {
+				c := &dnode{}
+				name := strings.Clone(e.Name)
+				n.items = append(n.items, item{name: name, dir: c})
+				if n.pending == nil {
+					n.pending = make(map[string]*dnode)
+				}
+				n.mu.Lock()
+				n.pending[name] = c
+				n.mu.Unlock()
+				keep = append(keep, *e)
+				continue
+			}
+			u := s.entryUsage(e, path)
+			hash := s.cfg.hashAll || e.Links > 1 || s.argIDs[[2]uint64{e.Device, e.FileID}]
+			if s.cfg.all || hash {
+				it := item{use: u, dev: e.Device, ino: e.FileID, hash: hash}
+				if s.cfg.all {
+					it.name = strings.Clone(e.Name)
+				}
+				n.items = append(n.items, it)
+			} else {
+				n.sum.add(u)
+			}
+		}
+		d.Entries = keep
+		return nil
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return top, errors.Join(errs...)
+}
+
+// take returns the pending subdirectory name of n, or a new node when the
+// walk reached one the listing did not show as a directory (a followed
+// symbolic link).
+func (n *dnode) take(name string) *dnode {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if c, ok := n.pending[name]; ok {
+		delete(n.pending, name)
+		return c
+	}
+	c := &dnode{}
+	n.items = append(n.items, item{name: name, dir: c})
+	return c
+}
+
+// onError records a walk error where the report will print it, in du's
+// words.
+func (s *scanner) onError(top *dnode, e *walk.Error) {
+	d := e.Dir
+	if d == nil {
+		return
+	}
+	msg := "cannot access " + quote(e.Path) + ": " + strerror(e.Err)
+	if e.Path == d.Path {
+		// The directory itself: not opened, or not read to its end.
+		msg = "cannot read directory " + quote(e.Path) + ": " + strerror(e.Err)
+		if d.Data == nil {
+			n := top
+			if d.Parent != nil {
+				n = d.Parent.Data.(*dnode).take(filepath.Base(d.Path))
+			}
+			d.Data = n
+			n.state = unreadable
+			if st, ok := lstatUsage(s, d.Path); ok {
+				n.own, n.dev, n.ino = st.use, st.dev, st.ino
+			}
+		}
+	}
+	n := d.Data.(*dnode)
+	n.mu.Lock()
+	n.errs = append(n.errs, msg)
+	n.mu.Unlock()
+}
+
+// childPath is the path du prints for name in dir: fts appends "/name",
+// first dropping one trailing slash of dir.
+func childPath(dir, name string) string {
+	if strings.HasSuffix(dir, "/") {
+		return dir + name
+	}
+	return dir + "/" + name
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"math/bits"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Output options, as GNU du's human_options sets them.
+const (
+	humanAutoscale = 1 << iota // pick the unit: -h, --si
+	humanSI                    // print a unit suffix
+	humanBase1024              // units of 1024, not 1000
+	humanB                     // the suffix ends in B
+)
+
+// blockSize is how sizes are printed: a unit in bytes and the options.
+type blockSize struct {
+	size uint64
+	opts int
+}
+
+// defaultBlockSize is du's unit when no option sets one: DU_BLOCK_SIZE,
+// BLOCK_SIZE, BLOCKSIZE, then 512 under POSIXLY_CORRECT, else 1024.
+func defaultBlockSize() (blockSize, error) {
+	for _, v := range []string{"DU_BLOCK_SIZE", "BLOCK_SIZE", "BLOCKSIZE"} {
+		if s, ok := os.LookupEnv(v); ok && s != "" {
+			return parseBlockSize(s)
+		}
+	}
+	if _, ok := os.LookupEnv("POSIXLY_CORRECT"); ok {
+		return blockSize{size: 512}, nil
+	}
+	return blockSize{size: 1024}, nil
+}
+
+// parseBlockSize parses a --block-size SIZE the way du does: "human-readable",
+// "si", or an optional number followed by an optional unit (K, KB, KiB, M,
+// ...). A unit without a number also prints the unit after each size.
+func parseBlockSize(spec string) (blockSize, error) {
+	switch spec {
+	case "human-readable":
+		return blockSize{size: 1, opts: humanAutoscale | humanSI | humanBase1024}, nil
+	case "si":
+		return blockSize{size: 1, opts: humanAutoscale | humanSI}, nil
+	}
+	s := strings.TrimPrefix(spec, "'") // thousands grouping: the C locale has none
+	n, unit, err := parseSize(s)
+	if err != nil || n == 0 {
+		return blockSize{}, fmt.Errorf("invalid --block-size argument %s", quote(spec))
+	}
+	b := blockSize{size: n}
+	if s != "" && (s[0] < '0' || s[0] > '9') && unit != "" {
+		b.opts |= humanSI
+		if strings.HasSuffix(unit, "B") {
+			b.opts |= humanB
+		}
+		if !strings.HasSuffix(unit, "B") || strings.HasSuffix(unit, "iB") {
+			b.opts |= humanBase1024
+		}
+	}
+	return b, nil
+}
+
+// parseSize parses a number with an optional unit as xstrtoumax does with
+// du's suffixes: K, M, G, T, P, E, Z, Y, R, Q (powers of 1024; KB, MB...
+// powers of 1000; KiB... powers of 1024), b (512), c and B (1), k for K.
+// A unit alone means one of it. It returns the value and the unit.
+func parseSize(s string) (uint64, string, error) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	n := uint64(1)
+	if i > 0 {
+		var err error
+		if n, err = strconv.ParseUint(s[:i], 10, 64); err != nil {
+			return 0, "", err
+		}
+	}
+	unit := s[i:]
+	if unit == "" {
+		if i == 0 {
+			return 0, "", fmt.Errorf("empty size")
+		}
+		return n, "", nil
+	}
+	var mult uint64
+	switch unit {
+	case "b":
+		mult = 512
+	case "c", "B":
+		mult = 1
+	default:
+		p := strings.IndexByte("KMGTPEZYRQ", unit[0]&^0x20)
+		if unit[0] == 'k' {
+			p = 0
+		}
+		if p < 0 {
+			return 0, "", fmt.Errorf("invalid suffix")
+		}
+		base := uint64(1024)
+		switch unit[1:] {
+		case "", "iB":
+		case "B", "D":
+			base = 1000
+		default:
+			return 0, "", fmt.Errorf("invalid suffix")
+		}
+		mult = 1
+		for range p + 1 {
+			hi, lo := bits.Mul64(mult, base)
+			if hi != 0 {
+				return 0, "", fmt.Errorf("overflow")
+			}
+			mult = lo
+		}
+	}
+	hi, lo := bits.Mul64(n, mult)
+	if hi != 0 {
+		return 0, "", fmt.Errorf("overflow")
+	}
+	return lo, unit, nil
+}
+
+var powerLetter = "KMGTPEZYRQ"
+
+// format prints n bytes (or inodes, with a unit of 1) in the unit b, as
+// gnulib's human_readable does with du's options: rounding up, and under
+// autoscale one decimal below 10.
+func (b blockSize) format(n uint64) string {
+	base := uint64(1000)
+	if b.opts&humanBase1024 != 0 {
+		base = 1024
+	}
+	const exponentMax = 10
+	amt, tenths, rounding := n, uint64(0), uint64(0)
+	if b.size > 1 {
+		d := b.size
+		r10 := (n % d) * 10
+		r2 := (r10 % d) * 2
+		amt = n / d
+		tenths = r10 / d
+		switch {
+		case r2 < d:
+			rounding = b2u(r2 > 0)
+		default:
+			rounding = 2 + b2u(d < r2)
+		}
+	}
+	exponent := -1
+	frac := ""
+	if b.opts&humanAutoscale != 0 {
+		exponent = 0
+		if base <= amt {
+			for {
+				r10 := (amt%base)*10 + tenths
+				r2 := (r10%base)*2 + (rounding >> 1)
+				amt /= base
+				tenths = r10 / base
+				if r2 < base {
+					rounding = b2u(r2+rounding != 0)
+				} else {
+					rounding = 2 + b2u(base < r2+rounding)
+				}
+				exponent++
+				if !(base <= amt && exponent < exponentMax) {
+					break
+				}
+			}
+			if amt < 10 {
+				if rounding > 0 {
+					tenths++
+					rounding = 0
+					if tenths == 10 {
+						amt++
+						tenths = 0
+					}
+				}
+				if amt < 10 {
+					frac = "." + strconv.FormatUint(tenths, 10)
+					tenths, rounding = 0, 0
+				}
+			}
+		}
+	}
+	if tenths+rounding > 0 {
+		amt++
+		if b.opts&humanAutoscale != 0 && amt == base && exponent < exponentMax {
+			exponent++
+			frac = ".0"
+			amt = 1
+		}
+	}
+	out := strconv.FormatUint(amt, 10) + frac
+	if b.opts&humanSI != 0 {
+		if exponent < 0 {
+			exponent = 0
+			for power := uint64(1); power < b.size; power *= base {
+				if exponent++; exponent == exponentMax {
+					break
+				}
+			}
+		}
+		if exponent > 0 {
+			if b.opts&humanBase1024 == 0 && exponent == 1 {
+				out += "k"
+			} else {
+				out += powerLetter[exponent-1 : exponent]
+			}
+		}
+		if b.opts&humanB != 0 {
+			if b.opts&humanBase1024 != 0 && exponent > 0 {
+				out += "i"
+			}
+			out += "B"
+		}
+	}
+	return out
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}

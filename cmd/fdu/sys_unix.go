@@ -1,0 +1,104 @@
+//go:build unix
+
+package main
+
+import (
+	"errors"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+type statResult struct {
+	use      usage
+	dev, ino uint64
+	isDir    bool
+	nlink    uint64
+}
+
+func statToResult(s *scanner, st *unix.Stat_t) statResult {
+	u := usage{inodes: 1}
+	if s.cfg.apparent {
+		u.size = uint64(max(st.Size, 0))
+	} else {
+		u.size = uint64(st.Blocks) * 512
+	}
+	switch s.cfg.timeType {
+	case "ctime":
+		u.tmax = st.Ctim.Nano()
+	case "atime":
+		u.tmax = st.Atim.Nano()
+	default:
+		u.tmax = st.Mtim.Nano()
+	}
+	return statResult{use: u, dev: uint64(st.Dev), ino: uint64(st.Ino), isDir: st.Mode&unix.S_IFMT == unix.S_IFDIR, nlink: uint64(st.Nlink)}
+}
+
+// lstatUsage stats path without following a final symbolic link.
+func lstatUsage(s *scanner, path string) (statResult, bool) {
+	var st unix.Stat_t
+	if unix.Lstat(path, &st) != nil {
+		return statResult{}, false
+	}
+	return statToResult(s, &st), true
+}
+
+// statArg stats a command-line argument, following a symbolic link when
+// follow is set.
+func statArg(s *scanner, path string, follow bool) (statResult, error) {
+	var st unix.Stat_t
+	var err error
+	if follow {
+		err = unix.Stat(path, &st)
+	} else {
+		err = unix.Lstat(path, &st)
+	}
+	if err != nil {
+		return statResult{}, err
+	}
+	return statToResult(s, &st), nil
+}
+
+func atime(path string) int64 {
+	var st unix.Stat_t
+	if unix.Lstat(path, &st) != nil {
+		return 0
+	}
+	return st.Atim.Nano()
+}
+
+// isTmpfs reports whether path lies on a tmpfs, where GNU fts does not sort
+// huge directories by inode.
+func isTmpfs(path string) bool {
+	var sf unix.Statfs_t
+	return unix.Statfs(path, &sf) == nil && sf.Type == unix.TMPFS_MAGIC
+}
+
+// strerror is glibc's message for the errno inside err.
+func strerror(err error) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err.Error()
+	}
+	if m, ok := glibcMessages[errno]; ok {
+		return m
+	}
+	s := errno.Error()
+	if s != "" {
+		s = string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
+}
+
+var glibcMessages = map[syscall.Errno]string{
+	unix.EACCES:       "Permission denied",
+	unix.ENOENT:       "No such file or directory",
+	unix.ENOTDIR:      "Not a directory",
+	unix.ELOOP:        "Too many levels of symbolic links",
+	unix.ENAMETOOLONG: "File name too long",
+	unix.EIO:          "Input/output error",
+	unix.EPERM:        "Operation not permitted",
+	unix.EMFILE:       "Too many open files",
+	unix.ENOMEM:       "Cannot allocate memory",
+	unix.EOVERFLOW:    "Value too large for defined data type",
+}
