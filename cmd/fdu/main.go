@@ -35,15 +35,15 @@ const (
 // config is what the command line and the environment ask for.
 type config struct {
 	all, apparent, total, summarize, separateDirs, oneFS bool
-	countLinks, inodes, null, showTime                bool
-	maxDepth                                          int
-	unit                                              blockSize
-	threshold                                         int64
-	deref                                             int
-	exclude                                           excluder
-	timeType, timeFormat                              string
-	jobs                                              int
-	hashAll                                           bool
+	countLinks, inodes, null, showTime                   bool
+	maxDepth                                             int
+	unit                                                 blockSize
+	threshold                                            int64
+	deref                                                int
+	exclude                                              excluder
+	timeType, timeFormat                                 string
+	jobs                                                 int
+	hashAll                                              bool
 }
 
 func main() {

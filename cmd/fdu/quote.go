@@ -4,7 +4,7 @@ import "strings"
 
 // quote quotes a file name for a message as coreutils' quoteaf does in the
 // C locale (shell-escape-always): 'name', with a single quote written as
-// '\'' and unprintable bytes as $'\n' pieces.
+// '\” and unprintable bytes as $'\n' pieces.
 func quote(s string) string {
 	var b strings.Builder
 	b.WriteByte('\'')
