@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"github.com/pbednarcik/flexreaddir/internal/treegen"
 	"golang.org/x/sys/unix"
 )
@@ -66,7 +68,10 @@ func makeDuTree(root string) error {
 	}
 	steps := []func() error{
 		func() error { return mk("src") },
-		func() error { _, err := treegen.Make(filepath.Join(root, "src"), treegen.SourceCheckout.Small(3, 3, 5), 42); return err },
+		func() error {
+			_, err := treegen.Make(filepath.Join(root, "src"), treegen.SourceCheckout.Small(3, 3, 5), 42)
+			return err
+		},
 		func() error { return mk("links/a") },
 		func() error { return mk("links/b") },
 		func() error { return mk("other") },
@@ -299,6 +304,101 @@ func TestSameAsDu(t *testing.T) {
 			want := runDu(t, du, base, c.env, c.args)
 			got := runFdu(t, base, c.env, c.args)
 			compare(t, want, got)
+		})
+	}
+}
+
+// helperEnv makes the test binary run fdu itself, for the cases that must
+// run as an unprivileged user.
+const helperEnv = "FDU_TEST_HELPER_ARGS"
+
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(helperEnv); ok {
+		if dir := os.Getenv(helperEnv + "_DIR"); dir != "" {
+			if err := os.Chdir(dir); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(3)
+			}
+		}
+		os.Exit(run(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestUnreadableAsNobody runs du and fdu as nobody on a tree with a
+// directory that cannot be read and one that can be read but not searched.
+func TestUnreadableAsNobody(t *testing.T) {
+	du := gnuDu(t)
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to run du and fdu as nobody")
+	}
+	top := testfs.WorldDir(t)
+	root := filepath.Join(top, "u")
+	for _, d := range []string{"ok/sub", "closed/inside", "z"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "ok", "f"), make([]byte, 9000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(root, "closed"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"u"}, {"-a", "u"}, {"-sc", "u", "u/closed"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(du, args...)
+			cmd.Args[0] = "du"
+			cmd.Dir = top
+			cmd.Env = cleanEnv()
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+			var out, errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			code := 0
+			if err := cmd.Run(); err != nil {
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) {
+					t.Skipf("skipping: cannot run du as nobody: %v", err)
+				}
+				code = ee.ExitCode()
+			}
+			want := result{out.String(), strings.ReplaceAll(errb.String(), "du: ", "fdu: "), code}
+
+			got := runHelper(t, top, args)
+			compare(t, want, got)
+		})
+	}
+}
+
+// runHelper runs fdu as nobody in dir through the test binary.
+func runHelper(t *testing.T, dir string, args []string) result {
+	t.Helper()
+	out := testfs.RunAsNobodyResult(t, dir, helperEnv+"="+strings.Join(args, "\x1f"), helperEnv+"_DIR="+dir)
+	return result{out.Stdout, out.Stderr, out.Code}
+}
+
+// TestOneFileSystemMount puts a tmpfs inside the tree: -x leaves it out,
+// as du does.
+func TestOneFileSystemMount(t *testing.T) {
+	du := gnuDu(t)
+	base := t.TempDir()
+	root := filepath.Join(base, "m")
+	if err := os.MkdirAll(filepath.Join(root, "mnt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "f"), make([]byte, 5000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testfs.MountTmpfs(t, filepath.Join(root, "mnt"))
+	if err := os.MkdirAll(filepath.Join(root, "mnt", "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "mnt", "in", "g"), make([]byte, 70000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-x", "m"}, {"-ax", "m"}, {"m"}, {"-x", "m/mnt"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			compare(t, runDu(t, du, base, nil, args), runFdu(t, base, nil, args))
 		})
 	}
 }

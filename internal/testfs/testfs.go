@@ -8,6 +8,7 @@ package testfs
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -41,15 +42,9 @@ func RunAsNobody(t testing.TB, dir string, env ...string) []byte {
 	if os.Geteuid() != 0 {
 		t.Skip("skipping: needs root to run a helper as nobody")
 	}
-	exe, err := os.Executable()
+	helper, err := helperCopy(dir)
 	if err != nil {
 		t.Fatal(err)
-	}
-	helper := filepath.Join(dir, "helper")
-	if _, err := os.Stat(helper); err != nil {
-		if err := copyFile(helper, exe); err != nil {
-			t.Fatal(err)
-		}
 	}
 	cmd := exec.Command(helper)
 	cmd.Env = append(os.Environ(), env...)
@@ -60,6 +55,54 @@ func RunAsNobody(t testing.TB, dir string, env ...string) []byte {
 		t.Skipf("skipping: cannot run the helper as nobody: %v: %s", err, out.Bytes())
 	}
 	return out.Bytes()
+}
+
+// Result is what a helper did: its output streams and exit status.
+type Result struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// RunAsNobodyResult is RunAsNobody keeping the streams apart and the exit
+// status, for a helper that may fail on purpose.
+func RunAsNobodyResult(t testing.TB, dir string, env ...string) Result {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to run a helper as nobody")
+	}
+	helper, err := helperCopy(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(helper)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return Result{out.String(), errb.String(), ee.ExitCode()}
+	case err != nil:
+		t.Skipf("skipping: cannot run the helper as nobody: %v", err)
+	}
+	return Result{out.String(), errb.String(), 0}
+}
+
+// helperCopy copies the test binary into dir once and returns its path.
+func helperCopy(dir string) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	helper := filepath.Join(dir, "helper")
+	if _, err := os.Stat(helper); err != nil {
+		if err := copyFile(helper, exe); err != nil {
+			return "", err
+		}
+	}
+	return helper, nil
 }
 
 func copyFile(dst, src string) error {
