@@ -67,13 +67,6 @@ func atime(path string) int64 {
 	return st.Atim.Nano()
 }
 
-// isTmpfs reports whether path lies on a tmpfs, where GNU fts does not sort
-// huge directories by inode.
-func isTmpfs(path string) bool {
-	var sf unix.Statfs_t
-	return unix.Statfs(path, &sf) == nil && sf.Type == unix.TMPFS_MAGIC
-}
-
 // strerror is glibc's message for the errno inside err.
 func strerror(err error) string {
 	var errno syscall.Errno

@@ -1,0 +1,52 @@
+//go:build !unix
+
+package main
+
+import (
+	"errors"
+	"os"
+)
+
+// Without Unix stat fields, sizes are apparent sizes and hard links are
+// not recognized.
+
+type statResult struct {
+	use      usage
+	dev, ino uint64
+	isDir    bool
+	nlink    uint64
+}
+
+func fileResult(fi os.FileInfo) statResult {
+	return statResult{use: usage{size: uint64(max(fi.Size(), 0)), inodes: 1, tmax: fi.ModTime().UnixNano()}, isDir: fi.IsDir(), nlink: 1}
+}
+
+func lstatUsage(_ *scanner, path string) (statResult, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return statResult{}, false
+	}
+	return fileResult(fi), true
+}
+
+func statArg(_ *scanner, path string, follow bool) (statResult, error) {
+	stat := os.Lstat
+	if follow {
+		stat = os.Stat
+	}
+	fi, err := stat(path)
+	if err != nil {
+		return statResult{}, err
+	}
+	return fileResult(fi), nil
+}
+
+func atime(string) int64 { return 0 }
+
+func strerror(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
