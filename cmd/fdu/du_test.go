@@ -322,7 +322,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(run(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if treeBase != "" {
+		os.RemoveAll(treeBase)
+	}
+	os.Exit(code)
 }
 
 // TestUnreadableAsNobody runs du and fdu as nobody on a tree with a
