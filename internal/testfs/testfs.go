@@ -39,22 +39,11 @@ func WorldDir(t testing.TB) string {
 // root or when the helper cannot be started.
 func RunAsNobody(t testing.TB, dir string, env ...string) []byte {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("skipping: needs root to run a helper as nobody")
+	r := RunAsNobodyResult(t, dir, env...)
+	if r.Code != 0 {
+		t.Skipf("skipping: the helper run as nobody failed with status %d: %s%s", r.Code, r.Stdout, r.Stderr)
 	}
-	helper, err := helperCopy(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(helper)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		t.Skipf("skipping: cannot run the helper as nobody: %v: %s", err, out.Bytes())
-	}
-	return out.Bytes()
+	return []byte(r.Stdout + r.Stderr)
 }
 
 // Result is what a helper did: its output streams and exit status.
