@@ -193,7 +193,7 @@ type walker struct {
 	kept    atomic.Int32 // descriptors kept open for subdirectories
 	maxKept int32
 	rootDev uint64
-	links   *linkSet
+	links   *LinkSet
 }
 
 // Dirs walks the tree rooted at root, calling fn for each directory with
@@ -224,7 +224,7 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 		w.maxKept = defaultMaxOpenDirs()
 	}
 	if w.opts.HardLinksOnce {
-		w.links = newLinkSet()
+		w.links = NewLinkSet()
 	}
 	switch w.splitAt = w.opts.SplitDirSize; {
 	case w.splitAt == 0:
@@ -396,7 +396,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 	}
 	if w.links != nil {
 		entries = slices.DeleteFunc(entries, func(e frd.Entry) bool {
-			return e.Links > 1 && e.Type.IsRegular() && w.links.seen(e.Device, e.FileID)
+			return e.Links > 1 && e.Type.IsRegular() && w.links.Seen(e.Device, e.FileID)
 		})
 	}
 	if w.opts.Sorted {
@@ -613,9 +613,13 @@ func errPath(err error, dir string) string {
 	return dir
 }
 
-// linkSet remembers (device, inode) pairs, sharded so that workers rarely
-// wait on one lock.
-type linkSet struct {
+// A LinkSet remembers files by (device, inode), for counting a file with
+// several hard links once. It is safe for concurrent use and sharded, so
+// that workers rarely wait on one another. The zero value is not ready:
+// use NewLinkSet. Options.HardLinksOnce keeps one per walk; a program that
+// counts across several walks, as du does across its arguments, keeps its
+// own.
+type LinkSet struct {
 	shards [64]struct {
 		mu   sync.Mutex
 		seen map[[2]uint64]struct{}
@@ -623,16 +627,17 @@ type linkSet struct {
 	}
 }
 
-func newLinkSet() *linkSet {
-	s := new(linkSet)
+// NewLinkSet returns an empty LinkSet.
+func NewLinkSet() *LinkSet {
+	s := new(LinkSet)
 	for i := range s.shards {
 		s.shards[i].seen = make(map[[2]uint64]struct{})
 	}
 	return s
 }
 
-// seen records (dev, ino) and reports whether it was recorded before.
-func (s *linkSet) seen(dev, ino uint64) bool {
+// Seen records (dev, ino) and reports whether it was recorded before.
+func (s *LinkSet) Seen(dev, ino uint64) bool {
 	k := [2]uint64{dev, ino}
 	h := (ino ^ dev*0x9e3779b97f4a7c15) * 0x9e3779b97f4a7c15
 	sh := &s.shards[h>>58]

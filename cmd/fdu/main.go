@@ -19,7 +19,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/pbednarcik/flexreaddir/walk"
 	"github.com/spf13/pflag"
 )
 
@@ -251,12 +253,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := bufio.NewWriterSize(stdout, 64<<10)
 	defer out.Flush()
 	status := 0
+	var errMu sync.Mutex
 	errOut := func(msg string) {
+		errMu.Lock()
+		defer errMu.Unlock()
 		out.Flush()
 		fmt.Fprintf(stderr, "fdu: %s\n", msg)
 		status = 1
 	}
-	r := &reporter{cfg: cfg, out: out, errOut: errOut, seen: map[[2]uint64]bool{}}
+	r := &reporter{cfg: cfg, out: out, errOut: errOut, links: walk.NewLinkSet()}
 	s := &scanner{cfg: cfg, argIDs: map[[2]uint64]bool{}}
 	type arg struct {
 		path string
@@ -290,6 +295,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if !a.st.isDir {
 			r.file(a.st, a.path)
+			continue
+		}
+		if summable(cfg) {
+			if total, ok := s.sumDir(ctx, a.path, r.links, errOut); ok {
+				r.grand.add(total)
+				r.print(total, a.path)
+			}
 			continue
 		}
 		tree, err := s.scanDir(ctx, a.path)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pbednarcik/flexreaddir/walk"
 )
 
 // reporter prints a scanned tree in GNU du's order and format: depth
@@ -15,18 +17,13 @@ type reporter struct {
 	cfg    *config
 	out    *bufio.Writer
 	errOut func(msg string)
-	seen   map[[2]uint64]bool // the hard-link set: (device, inode)
-	grand  usage              // everything counted, for -c
+	links  *walk.LinkSet // the hard-link set, across all arguments
+	grand  usage         // everything counted, for -c
 }
 
 // firstSeen records (dev, ino) and reports whether it is new.
 func (r *reporter) firstSeen(dev, ino uint64) bool {
-	k := [2]uint64{dev, ino}
-	if r.seen[k] {
-		return false
-	}
-	r.seen[k] = true
-	return true
+	return !r.links.Seen(dev, ino)
 }
 
 func (r *reporter) print(u usage, path string) {

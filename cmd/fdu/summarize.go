@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"io/fs"
+	"sync"
+
+	"github.com/pbednarcik/flexreaddir/walk"
+)
+
+// summable reports whether the run prints only each argument's total
+// (-s, no -a, no -S): then nothing needs the tree, whose order only matters
+// for the lines below the argument, and the walk just adds up.
+func summable(cfg *config) bool {
+	return cfg.maxDepth == 0 && !cfg.all && !cfg.separateDirs
+}
+
+// sumDir walks the directory root and returns its total, counting each
+// file with several links once through links. Errors are reported as they
+// come, through errOut.
+func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, errOut func(string)) (usage, bool) {
+	var (
+		mu      sync.Mutex
+		total   usage
+		counted = true
+	)
+	opts := &walk.Options{
+		Workers:        s.cfg.jobs,
+		OneFileSystem:  s.cfg.oneFS,
+		FollowSymlinks: s.cfg.deref == derefAll,
+		StatAll:        true,
+		OnError: func(e *walk.Error) error {
+			if e.Dir != nil && e.Path == e.Dir.Path {
+				if e.Dir.Data == nil { // not opened: count its own size, as du does
+					st, ok := lstatUsage(s, e.Path)
+					if ok && s.cfg.hashAll && !s.cfg.countLinks && links.Seen(st.dev, st.ino) {
+						// Counted already, under an earlier argument.
+						if e.Dir.Parent == nil {
+							counted = false
+						}
+						return nil
+					}
+					if ok {
+						mu.Lock()
+						total.add(st.use)
+						mu.Unlock()
+					}
+				}
+				errOut("cannot read directory " + quote(e.Path) + ": " + strerror(e.Err))
+				return nil
+			}
+			errOut("cannot access " + quote(e.Path) + ": " + strerror(e.Err))
+			return nil
+		},
+	}
+	err := walk.Dirs(ctx, root, opts, func(d *walk.Dir) error {
+		d.Data = true
+		if s.cfg.hashAll && !s.cfg.countLinks && links.Seen(d.Info.Device, d.Info.FileID) {
+			if d.Parent == nil {
+				counted = false
+			}
+			return fs.SkipDir
+		}
+		local := s.entryUsage(&d.Info, d.Path)
+		keep := d.Entries[:0]
+		for i := range d.Entries {
+			e := &d.Entries[i]
+			var path string
+			if len(s.cfg.exclude.patterns) > 0 || s.cfg.timeType == "atime" {
+				path = childPath(d.Path, e.Name)
+				if s.cfg.exclude.excluded(path) {
+					continue
+				}
+			}
+			if e.Type.IsDir() {
+				keep = append(keep, *e)
+				continue
+			}
+			hash := s.cfg.hashAll || e.Links > 1 || s.argIDs[[2]uint64{e.Device, e.FileID}]
+			if hash && !s.cfg.countLinks && links.Seen(e.Device, e.FileID) {
+				continue
+			}
+			local.add(s.entryUsage(e, path))
+		}
+		d.Entries = keep
+		mu.Lock()
+		total.add(local)
+		mu.Unlock()
+		return nil
+	})
+	if err != nil && total.inodes == 0 && counted {
+		return total, false
+	}
+	return total, counted
+}
