@@ -45,6 +45,16 @@ Mandatory arguments to long options are mandatory for short options too.
       --exclude=PATTERN    exclude files that match PATTERN
   -x, --one-file-system    skip directories on different file systems
   -j, --threads=N       walk with N threads (default: the number of CPUs)
+
+Views beyond du (instead of du's lines):
+      --tree            a tree of the largest entries, with bars and
+                          percentages, fitted to the terminal's width
+      --depth=N         levels the tree shows (default 3)
+      --top=N           entries per level the tree shows (default 10)
+      --json            the whole tree as JSON, for scripts
+      --largest=N       the N largest files
+      --progress=WHEN   a progress line on stderr after a second of scanning:
+                          auto (only on a terminal), always or never
       --help     display this help and exit
       --version  output version information and exit
 

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/walk"
 	"github.com/spf13/pflag"
@@ -46,6 +47,13 @@ type config struct {
 	timeType, timeFormat                                 string
 	jobs                                                 int
 	hashAll                                              bool
+
+	// The views beyond du.
+	view      string // "", "tree", "json" or "largest"
+	keepFiles bool   // the view needs every file
+	depth     int    // --depth: levels the tree view shows
+	top       int    // --top: entries per level in the tree view
+	largest   int    // --largest: how many files
 }
 
 func main() {
@@ -130,6 +138,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.Lookup("time").NoOptDefVal = "mtime"
 	timeStyle := fl.String("time-style", "", "")
 	fl.IntVarP(&cfg.jobs, "threads", "j", runtime.GOMAXPROCS(0), "")
+	tree := fl.Bool("tree", false, "")
+	asJSON := fl.Bool("json", false, "")
+	fl.IntVar(&cfg.largest, "largest", 0, "")
+	fl.IntVar(&cfg.depth, "depth", 3, "")
+	fl.IntVar(&cfg.top, "top", 10, "")
+	progressFlag := fl.String("progress", "auto", "")
 	help := fl.Bool("help", false, "")
 	showVersion := fl.Bool("version", false, "")
 	// -H is a short flag only; its long name must not be reachable as --H.
@@ -217,6 +231,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cfg.jobs < 1 {
 		cfg.jobs = 1
 	}
+	switch {
+	case *tree && *asJSON, *tree && cfg.largest > 0, *asJSON && cfg.largest > 0:
+		warn("--tree, --json and --largest are different views: choose one")
+		return tryHelp()
+	case *tree:
+		cfg.view = "tree"
+	case *asJSON:
+		cfg.view = "json"
+	case cfg.largest > 0:
+		cfg.view = "largest"
+	}
+	if cfg.view != "" {
+		cfg.keepFiles = true
+		cfg.maxDepth = math.MaxInt // views need every level
+	}
 
 	files := fl.Args()
 	if fl.Changed("files0-from") {
@@ -254,20 +283,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer out.Flush()
 	status := 0
 	var errMu sync.Mutex
+	var s *scanner
 	errOut := func(msg string) {
 		errMu.Lock()
 		defer errMu.Unlock()
 		out.Flush()
+		if s != nil && s.progress != nil {
+			fmt.Fprint(stderr, "\r\x1b[K") // the progress line, if shown
+		}
 		fmt.Fprintf(stderr, "fdu: %s\n", msg)
 		status = 1
 	}
 	r := &reporter{cfg: cfg, out: out, errOut: errOut, links: walk.NewLinkSet()}
-	s := &scanner{cfg: cfg, argIDs: map[[2]uint64]bool{}}
-	type arg struct {
-		path string
-		st   statResult
-		err  error
+	s = &scanner{cfg: cfg, argIDs: map[[2]uint64]bool{}}
+	switch *progressFlag {
+	case "auto":
+		if isTerminal(stderr) {
+			s.progress = startProgress(stderr, cfg.unit, time.Second, 250*time.Millisecond)
+		}
+	case "always":
+		s.progress = startProgress(stderr, cfg.unit, time.Second, 250*time.Millisecond)
+	case "never":
+	default:
+		warn("invalid argument %s for '--progress'", quote(*progressFlag))
+		return tryHelp()
 	}
+	defer s.progress.finish()
 	var todo []arg
 	for i, f := range files {
 		if f == "" {
@@ -285,6 +326,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		todo = append(todo, arg{f, st, err})
 	}
 	ctx := context.Background()
+	if cfg.view != "" {
+		s.views(ctx, todo, r, stdout, errOut)
+		return status
+	}
 	for _, a := range todo {
 		if cfg.exclude.excluded(a.path) {
 			continue
@@ -318,6 +363,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		r.total()
 	}
 	return status
+}
+
+// arg is one command-line file and what a stat of it said.
+type arg struct {
+	path string
+	st   statResult
+	err  error
 }
 
 // parseThreshold parses -t SIZE: a size with du's units, negative to keep

@@ -57,8 +57,9 @@ type dnode struct {
 
 // scanner turns a walk into a tree of dnodes.
 type scanner struct {
-	cfg    *config
-	argIDs map[[2]uint64]bool // the command line's files: seen twice, counted once
+	cfg      *config
+	argIDs   map[[2]uint64]bool // the command line's files: seen twice, counted once
+	progress *progress          // nil unless progress is shown
 }
 
 // entryUsage is what entry e counts for.
@@ -107,6 +108,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		n.own = s.entryUsage(&d.Info, d.Path)
 		n.dev, n.ino = d.Info.Device, d.Info.FileID
 		n.nentries = len(d.Entries)
+		var bytes uint64
 		keep := d.Entries[:0]
 		for i := range d.Entries {
 			e := &d.Entries[i]
@@ -131,10 +133,11 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 				continue
 			}
 			u := s.entryUsage(e, path)
+			bytes += u.size
 			hash := s.cfg.hashAll || e.Links > 1 || s.argIDs[[2]uint64{e.Device, e.FileID}]
-			if s.cfg.all || hash {
+			if s.cfg.all || s.cfg.keepFiles || hash {
 				it := item{use: u, dev: e.Device, ino: e.FileID, hash: hash}
-				if s.cfg.all {
+				if s.cfg.all || s.cfg.keepFiles {
 					it.name = strings.Clone(e.Name)
 				}
 				n.items = append(n.items, it)
@@ -143,6 +146,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 			}
 		}
 		d.Entries = keep
+		s.progress.add(n.nentries, bytes+n.own.size)
 		return nil
 	})
 	mu.Lock()

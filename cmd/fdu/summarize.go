@@ -82,6 +82,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 			}
 			local.add(s.entryUsage(e, path))
 		}
+		s.progress.add(len(d.Entries), local.size)
 		d.Entries = keep
 		mu.Lock()
 		total.add(local)

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// progress counts what the walk has seen, and shows it on a terminal's
+// stderr once a scan has run for a second: one line, redrawn in place and
+// erased at the end, never on stdout.
+type progress struct {
+	dirs, entries, bytes atomic.Uint64
+
+	out  io.Writer
+	unit blockSize
+	stop chan struct{}
+	done sync.WaitGroup
+}
+
+// startProgress shows progress on out after delay, every interval.
+func startProgress(out io.Writer, unit blockSize, delay, interval time.Duration) *progress {
+	p := &progress{out: out, unit: unit, stop: make(chan struct{})}
+	p.done.Add(1)
+	go func() {
+		defer p.done.Done()
+		t := time.NewTimer(delay)
+		defer t.Stop()
+		shown := false
+		for {
+			select {
+			case <-p.stop:
+				if shown {
+					fmt.Fprint(p.out, "\r\x1b[K")
+				}
+				return
+			case <-t.C:
+				fmt.Fprintf(p.out, "\r\x1b[Kfdu: scanning: %d directories, %d entries, %s",
+					p.dirs.Load(), p.entries.Load(), p.unit.format(p.bytes.Load()))
+				shown = true
+				t.Reset(interval)
+			}
+		}
+	}()
+	return p
+}
+
+// add counts one listed directory of n entries and size bytes.
+func (p *progress) add(n int, size uint64) {
+	if p == nil {
+		return
+	}
+	p.dirs.Add(1)
+	p.entries.Add(uint64(n))
+	p.bytes.Add(size)
+}
+
+// finish erases the line, if it was shown, and stops.
+func (p *progress) finish() {
+	if p == nil {
+		return
+	}
+	close(p.stop)
+	p.done.Wait()
+}
