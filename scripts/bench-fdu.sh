@@ -16,7 +16,9 @@ mkdir -p "$out" "$dir"
 need=()
 for t in hyperfine gdu ncdu; do command -v $t >/dev/null || need+=("$t"); done
 if [ ${#need[@]} -gt 0 ]; then apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null; fi
-go build -o "$out/fdu" ./cmd/fdu
+# A release build: static, without cgo (pflag imports net, which would
+# otherwise link libc and its per-thread arenas).
+CGO_ENABLED=0 go build -trimpath -o "$out/fdu" ./cmd/fdu
 for shape in source deep; do
 	[ -d "$dir/fdu-$shape" ] || go run ./internal/treegen/maketree -shape "$shape" "$dir/fdu-$shape"
 done

@@ -17,6 +17,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -57,6 +58,13 @@ type config struct {
 }
 
 func main() {
+	if _, ok := os.LookupEnv("GOGC"); !ok {
+		// A scan makes garbage (each listing's names) but keeps little
+		// alive: collecting at 20% growth rather than 100% cuts the peak
+		// footprint by a quarter at no measurable cost in time
+		// (BENCHMARKS.md).
+		debug.SetGCPercent(20)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
