@@ -90,9 +90,10 @@ func statOther(fd handle, e *frd.Entry, follow bool, path string) error {
 	if _, err := retry(func() (int, error) { return 0, unix.Fstatat(fd, e.Name, &st, flags) }); err != nil {
 		return &os.PathError{Op: "fstatat", Path: path, Err: err}
 	}
-	name := e.Name
+	name, link := e.Name, e.Type&fs.ModeSymlink
 	*e = entryFromStat(&st)
 	e.Name = name
+	e.Type |= link
 	return nil
 }
 

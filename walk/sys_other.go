@@ -63,7 +63,7 @@ func statOther(_ handle, e *frd.Entry, follow bool, path string) error {
 	if err != nil {
 		return err
 	}
-	*e = frd.Entry{Name: e.Name, Type: fi.Mode().Type(), Size: fi.Size(), ModTimeNanos: fi.ModTime().UnixNano()}
+	*e = frd.Entry{Name: e.Name, Type: fi.Mode().Type() | e.Type&fs.ModeSymlink, Size: fi.Size(), ModTimeNanos: fi.ModTime().UnixNano()}
 	e.Device, e.FileID = sysIDs(fi)
 	return nil
 }

@@ -49,11 +49,13 @@ type Options struct {
 	Names bool
 
 	// StatAll fills the metadata of every entry that is not a directory,
-	// as frd fills a regular file's: symbolic links (the link itself, or
-	// under FollowSymlinks what it leads to), devices, FIFOs and sockets,
-	// one stat each relative to the directory. A disk-usage tool counts
-	// them too. An entry that cannot be stat'ed keeps zero fields and is
-	// reported.
+	// as frd fills a regular file's: symbolic links, devices, FIFOs and
+	// sockets, one stat each relative to the directory. A disk-usage tool
+	// counts them too. Under FollowSymlinks a symbolic link is stat'ed
+	// through: it keeps fs.ModeSymlink, gains the type bits of what it
+	// leads to (fs.ModeSymlink|fs.ModeDir for a link to a directory), and
+	// carries that target's metadata. An entry that cannot be stat'ed keeps
+	// zero fields and is reported.
 	StatAll bool
 
 	// HardLinksOnce reports a regular file with more than one link only
@@ -487,15 +489,19 @@ func (w *walker) subdirs(n *node, fd handle, entries []frd.Entry) []*node {
 	var subs []*node
 	for _, e := range entries {
 		follow := false
-		if !e.Type.IsDir() {
-			if !w.opts.FollowSymlinks || e.Type&fs.ModeSymlink == 0 {
+		switch {
+		case e.Type&fs.ModeSymlink != 0:
+			if !w.opts.FollowSymlinks {
 				continue
 			}
-			path := joinPath(n.dir.Path, e.Name)
-			if !isDirAt(fd, e.Name, path) {
+			// Under StatAll the link's type bits already say what it
+			// leads to; otherwise ask.
+			if e.Type&fs.ModeDir == 0 && (w.opts.StatAll || !isDirAt(fd, e.Name, joinPath(n.dir.Path, e.Name))) {
 				continue
 			}
 			follow = true
+		case !e.Type.IsDir():
+			continue
 		}
 		c := &node{parent: n, name: strings.Clone(e.Name), fd: noHandle, follow: follow}
 		c.dir = Dir{Path: joinPath(n.dir.Path, c.name), Depth: n.dir.Depth + 1, Parent: &n.dir}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -52,7 +53,8 @@ type dnode struct {
 	errs     []string
 
 	mu      sync.Mutex
-	pending map[string]*dnode // subdirectories not reached yet, by name
+	pending map[string]*dnode   // subdirectories not reached yet, by name
+	failed  map[string]struct{} // entries whose stat failed: du counts them not
 }
 
 // scanner turns a walk into a tree of dnodes.
@@ -99,11 +101,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		},
 	}
 	err := walk.Dirs(ctx, root, opts, func(d *walk.Dir) error {
-		n := top
-		if d.Parent != nil {
-			n = d.Parent.Data.(*dnode).take(d.Info.Name)
-		}
-		d.Data = n
+		n := s.nodeOf(top, d)
 		n.state = visited
 		n.own = s.entryUsage(&d.Info, d.Path)
 		n.dev, n.ino = d.Info.Device, d.Info.FileID
@@ -112,6 +110,9 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		keep := d.Entries[:0]
 		for i := range d.Entries {
 			e := &d.Entries[i]
+			if _, bad := n.failed[e.Name]; bad {
+				continue
+			}
 			var path string
 			if len(s.cfg.exclude.patterns) > 0 || s.cfg.timeType == "atime" {
 				path = childPath(d.Path, e.Name)
@@ -119,7 +120,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 					continue
 				}
 			}
-			if e.Type.IsDir() {
+			if e.Type.IsDir() { // under -L, a symbolic link to a directory too
 				c := &dnode{}
 				name := strings.Clone(e.Name)
 				n.items = append(n.items, item{name: name, dir: c})
@@ -157,6 +158,20 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 	return top, errors.Join(errs...)
 }
 
+// nodeOf returns the node of d, making it the first time: from the pending
+// subdirectories of d's parent.
+func (s *scanner) nodeOf(top *dnode, d *walk.Dir) *dnode {
+	if n, ok := d.Data.(*dnode); ok {
+		return n
+	}
+	n := top
+	if d.Parent != nil {
+		n = d.Parent.Data.(*dnode).take(filepath.Base(d.Path))
+	}
+	d.Data = n
+	return n
+}
+
 // take returns the pending subdirectory name of n, or a new node when the
 // walk reached one the listing did not show as a directory (a followed
 // symbolic link).
@@ -179,26 +194,36 @@ func (s *scanner) onError(top *dnode, e *walk.Error) {
 	if d == nil {
 		return
 	}
-	msg := "cannot access " + quote(e.Path) + ": " + strerror(e.Err)
+	msg := s.accessError(e)
 	if e.Path == d.Path {
 		// The directory itself: not opened, or not read to its end.
 		msg = "cannot read directory " + quote(e.Path) + ": " + strerror(e.Err)
 		if d.Data == nil {
-			n := top
-			if d.Parent != nil {
-				n = d.Parent.Data.(*dnode).take(filepath.Base(d.Path))
-			}
-			d.Data = n
+			n := s.nodeOf(top, d)
 			n.state = unreadable
 			if st, ok := lstatUsage(s, d.Path); ok {
 				n.own, n.dev, n.ino = st.use, st.dev, st.ino
 			}
 		}
 	}
-	n := d.Data.(*dnode)
+	n := s.nodeOf(top, d)
 	n.mu.Lock()
+	if e.Path != d.Path {
+		if n.failed == nil {
+			n.failed = make(map[string]struct{})
+		}
+		n.failed[filepath.Base(e.Path)] = struct{}{}
+	}
 	n.errs = append(n.errs, msg)
 	n.mu.Unlock()
+}
+
+// accessError is du's message for an entry that could not be stat'ed.
+func (s *scanner) accessError(e *walk.Error) string {
+	if s.cfg.deref == derefAll && errors.Is(e.Err, fs.ErrNotExist) {
+		return "cannot access " + quote(e.Path) // a dangling link, as fts reports it
+	}
+	return "cannot access " + quote(e.Path) + ": " + strerror(e.Err)
 }
 
 // childPath is the path du prints for name in dir: fts appends "/name",

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io/fs"
+	"path/filepath"
 	"sync"
 
 	"github.com/pbednarcik/flexreaddir/walk"
@@ -23,6 +24,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		mu      sync.Mutex
 		total   usage
 		counted = true
+		failed  = map[string]map[string]bool{} // directory path: entries whose stat failed
 	)
 	opts := &walk.Options{
 		Workers:        s.cfg.jobs,
@@ -49,7 +51,14 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 				errOut("cannot read directory " + quote(e.Path) + ": " + strerror(e.Err))
 				return nil
 			}
-			errOut("cannot access " + quote(e.Path) + ": " + strerror(e.Err))
+			// An entry du cannot stat, it does not count.
+			mu.Lock()
+			if failed[e.Dir.Path] == nil {
+				failed[e.Dir.Path] = map[string]bool{}
+			}
+			failed[e.Dir.Path][filepath.Base(e.Path)] = true
+			mu.Unlock()
+			errOut(s.accessError(e))
 			return nil
 		},
 	}
@@ -62,9 +71,15 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 			return fs.SkipDir
 		}
 		local := s.entryUsage(&d.Info, d.Path)
+		mu.Lock()
+		bad := failed[d.Path]
+		mu.Unlock()
 		keep := d.Entries[:0]
 		for i := range d.Entries {
 			e := &d.Entries[i]
+			if bad[e.Name] {
+				continue
+			}
 			var path string
 			if len(s.cfg.exclude.patterns) > 0 || s.cfg.timeType == "atime" {
 				path = childPath(d.Path, e.Name)
