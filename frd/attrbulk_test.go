@@ -2,9 +2,9 @@ package frd
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
