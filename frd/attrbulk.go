@@ -294,3 +294,69 @@ func timespecNanos(v []byte) int64 {
 func allocBlocks(allocSize uint64) int64 {
 	return int64((allocSize + 511) / 512)
 }
+
+// Volume capability bits (vol_capabilities_attr_t, VOL_CAPABILITIES_FORMAT)
+// and the attributes fgetattrlist asks for them with.
+const (
+	attrVolInfo          = 0x80000000
+	attrVolCapabilities  = 0x00020000
+	volCapFmtPersistIDs  = 0x00000001 // VOL_CAP_FMT_PERSISTENTOBJECTIDS
+	volCapFmtCaseSens    = 0x00000100 // VOL_CAP_FMT_CASE_SENSITIVE
+	volCapFmtDirHardLink = 0x00040000 // VOL_CAP_FMT_DIR_HARDLINKS
+)
+
+// parseVolCaps reads an fgetattrlist answer to ATTR_CMN_RETURNED_ATTRS |
+// ATTR_VOL_INFO | ATTR_VOL_CAPABILITIES: u32 length, the returned set, and
+// vol_capabilities_attr_t (capabilities[4], then valid[4]). It returns the
+// format group's capabilities and valid bits; ok is false when the answer
+// leaves the capabilities out, and err is ErrMalformed when it does not
+// hold what it claims.
+func parseVolCaps(buf []byte) (caps, valid uint32, ok bool, err error) {
+	if len(buf) < 4+attributeSetSize {
+		return 0, 0, false, ErrMalformed
+	}
+	n := int(binary.LittleEndian.Uint32(buf))
+	if n < 4+attributeSetSize || n > len(buf) {
+		return 0, 0, false, ErrMalformed
+	}
+	vol := binary.LittleEndian.Uint32(buf[4+4:])
+	if vol&attrVolCapabilities == 0 {
+		return 0, 0, false, nil
+	}
+	if n < 4+attributeSetSize+32 {
+		return 0, 0, false, ErrMalformed
+	}
+	v := buf[4+attributeSetSize:]
+	return binary.LittleEndian.Uint32(v), binary.LittleEndian.Uint32(v[16:]), true, nil
+}
+
+// parseDirLinkCount reads an fgetattrlist answer to ATTR_CMN_RETURNED_ATTRS
+// and ATTR_DIR_LINKCOUNT; ok is false when the count was not returned.
+func parseDirLinkCount(buf []byte) (links uint32, ok bool, err error) {
+	if len(buf) < 4+attributeSetSize {
+		return 0, false, ErrMalformed
+	}
+	n := int(binary.LittleEndian.Uint32(buf))
+	if n < 4+attributeSetSize || n > len(buf) {
+		return 0, false, ErrMalformed
+	}
+	if binary.LittleEndian.Uint32(buf[4+8:])&attrDirLinkCount == 0 {
+		return 0, false, nil
+	}
+	if n < 4+attributeSetSize+4 {
+		return 0, false, ErrMalformed
+	}
+	return binary.LittleEndian.Uint32(buf[4+attributeSetSize:]), true, nil
+}
+
+// attrList is struct attrlist as the kernel reads it: 24 bytes, bitmapcount
+// 5 (ATTR_BIT_MAP_COUNT), then the five attribute groups.
+type attrList struct {
+	bitmapCount uint16
+	reserved    uint16
+	common      uint32
+	vol         uint32
+	dir         uint32
+	file        uint32
+	fork        uint32
+}

@@ -314,3 +314,60 @@ func FuzzParseDirentry64(f *testing.F) {
 		direntriesEOF(buf, len(buf)/2) // must not panic
 	})
 }
+
+// volCapsAnswer is an fgetattrlist answer with the volume capabilities.
+func volCapsAnswer(caps, valid uint32, withCaps bool) []byte {
+	var vol uint32
+	if withCaps {
+		vol = attrVolInfo | attrVolCapabilities
+	}
+	r := newAttrRecord(attrSet{common: attrCmnReturnedAttrs, vol: vol})
+	if withCaps {
+		r.u32(caps).u32(0).u32(0).u32(0).u32(valid).u32(0).u32(0).u32(0)
+	}
+	return r.finish("")
+}
+
+func TestParseVolCaps(t *testing.T) {
+	caps, valid, ok, err := parseVolCaps(volCapsAnswer(volCapFmtPersistIDs|volCapFmtDirHardLink, 0xffff, true))
+	if err != nil || !ok || caps != volCapFmtPersistIDs|volCapFmtDirHardLink || valid != 0xffff {
+		t.Errorf("got %#x %#x %v %v", caps, valid, ok, err)
+	}
+	if _, _, ok, err := parseVolCaps(volCapsAnswer(0, 0, false)); ok || err != nil {
+		t.Errorf("no capabilities returned: ok %v err %v", ok, err)
+	}
+	for name, bad := range map[string][]byte{
+		"short":           volCapsAnswer(1, 1, true)[:10],
+		"length too long": setU32(volCapsAnswer(1, 1, true), 0, 1000),
+		"caps cut off":    setU32(volCapsAnswer(1, 1, true), 0, 30)[:30],
+	} {
+		if _, _, _, err := parseVolCaps(bad); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	// What VolumeCaps makes of the bits: set only where vouched for.
+	links, ok, err := parseDirLinkCount(newAttrRecord(attrSet{common: attrCmnReturnedAttrs, dir: attrDirLinkCount}).u32(1).finish(""))
+	if err != nil || !ok || links != 1 {
+		t.Errorf("dir link count: %d %v %v", links, ok, err)
+	}
+	if _, ok, err := parseDirLinkCount(newAttrRecord(attrSet{common: attrCmnReturnedAttrs}).finish("")); ok || err != nil {
+		t.Errorf("no count: %v %v", ok, err)
+	}
+	if _, _, err := parseDirLinkCount([]byte{1, 2}); !errors.Is(err, ErrMalformed) {
+		t.Errorf("short count answer: %v", err)
+	}
+}
+
+func FuzzParseVolCaps(f *testing.F) {
+	f.Add(volCapsAnswer(1, 1, true))
+	f.Add(volCapsAnswer(0, 0, false))
+	f.Add(newAttrRecord(attrSet{common: attrCmnReturnedAttrs, dir: attrDirLinkCount}).u32(1).finish(""))
+	f.Fuzz(func(t *testing.T, buf []byte) {
+		if _, _, _, err := parseVolCaps(buf); err != nil && !errors.Is(err, ErrMalformed) {
+			t.Fatal(err)
+		}
+		if _, _, err := parseDirLinkCount(buf); err != nil && !errors.Is(err, ErrMalformed) {
+			t.Fatal(err)
+		}
+	})
+}
