@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,6 +85,21 @@ func everyType(t *testing.T, dir string) {
 	makeSpecial(t, dir) // FIFO, socket and devices where the platform allows
 }
 
+// tempDir is t.TempDir, but under Wine, where os.RemoveAll fails, a
+// cleanup that fails is not a test failure.
+func tempDir(t testing.TB) string {
+	t.Helper()
+	if runtime.GOOS != "windows" {
+		return t.TempDir()
+	}
+	dir, err := os.MkdirTemp("", "frd-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
+}
+
 func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
@@ -92,11 +108,11 @@ func must(t testing.TB, err error) {
 }
 
 func TestReadDirEmpty(t *testing.T) {
-	entries, err := ReadDir(t.TempDir())
+	entries, err := ReadDir(tempDir(t))
 	if err != nil || entries == nil || len(entries) != 0 {
 		t.Fatalf("ReadDir(empty) = %#v, %v; want an empty, non-nil slice", entries, err)
 	}
-	f, err := os.Open(t.TempDir())
+	f, err := os.Open(tempDir(t))
 	must(t, err)
 	defer f.Close()
 	entries, err = AppendDir(nil, f)
@@ -106,7 +122,7 @@ func TestReadDirEmpty(t *testing.T) {
 }
 
 func TestReadDirOne(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	writeFile(t, dir, "only", 42)
 	entries, err := ReadDir(dir)
 	must(t, err)
@@ -117,7 +133,7 @@ func TestReadDirOne(t *testing.T) {
 }
 
 func TestEveryType(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	everyType(t, dir)
 	for _, names := range []bool{false, true} {
 		l := Lister{Names: names}
@@ -141,7 +157,7 @@ func TestEveryType(t *testing.T) {
 }
 
 func TestOddNames(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	names := []string{
 		"\xff\xfe not UTF-8",
 		"line\nbreak",
@@ -168,7 +184,7 @@ func TestOddNames(t *testing.T) {
 
 // TestManyEntries lists more entries than one buffer holds.
 func TestManyEntries(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	const n = 1500 // 1500 records of 176 bytes: five reads of 64 KiB
 	for i := range n {
 		writeFile(t, dir, fmt.Sprintf("%s%06d", strings.Repeat("n", 150), i), i%7)
@@ -197,7 +213,7 @@ func TestManyEntries(t *testing.T) {
 }
 
 func TestReuseSlice(t *testing.T) {
-	a, b := t.TempDir(), t.TempDir()
+	a, b := tempDir(t), tempDir(t)
 	for i := range 50 {
 		writeFile(t, a, "a"+strconv.Itoa(i), i)
 	}
@@ -228,7 +244,7 @@ func TestReuseSlice(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	file := writeFile(t, dir, "file", 1)
 	for _, c := range []struct {
 		path string
@@ -280,7 +296,7 @@ func TestModTimeNonRegular(t *testing.T) {
 // TestStat lists names, removes a file, then fills in the metadata: the
 // same as a full listing of what is left.
 func TestStat(t *testing.T) {
-	dir := t.TempDir()
+	dir := tempDir(t)
 	everyType(t, dir)
 	for i := range 50 {
 		writeFile(t, dir, "f"+strconv.Itoa(i), i)

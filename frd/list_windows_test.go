@@ -1,0 +1,69 @@
+package frd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestWindowsMoreData lists with a buffer that holds a few records, so the
+// listing meets ERROR_MORE_DATA and must list again without losing or
+// repeating an entry.
+func TestWindowsMoreData(t *testing.T) {
+	dir := tempDir(t)
+	for i := range 60 {
+		writeFile(t, dir, fmt.Sprintf("file-with-a-longish-name-%03d.txt", i), i)
+	}
+	old := windowsBufSize
+	windowsBufSize = 100 // less than one record: ERROR_MORE_DATA at once
+	defer func() { windowsBufSize = old }()
+	moreDataRestarts = 0
+	var l Lister
+	f, err := os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	entries, err := l.AppendDir(nil, f)
+	must(t, err)
+	checkSameAsOS(t, dir, entries)
+	if moreDataRestarts == 0 {
+		t.Error("the listing never met ERROR_MORE_DATA: the test does not test it")
+	}
+	t.Logf("%d restarts after ERROR_MORE_DATA", moreDataRestarts)
+}
+
+// TestWindowsRewindAndNames lists one handle twice under Rewind, full and
+// names only.
+func TestWindowsRewindAndNames(t *testing.T) {
+	dir := tempDir(t)
+	for i := range 20 {
+		writeFile(t, dir, fmt.Sprintf("f%02d", i), i)
+	}
+	must(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	f, err := os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	l := Lister{Rewind: true}
+	first, err := l.AppendDir(nil, f)
+	must(t, err)
+	second, err := l.AppendDir(nil, f)
+	must(t, err)
+	checkSameAsOS(t, dir, first)
+	checkSameAsOS(t, dir, second)
+	names := Lister{Rewind: true, Names: true}
+	n, err := names.AppendDir(nil, f)
+	must(t, err)
+	SortByName(n)
+	var got []string
+	for _, e := range n {
+		if e.Size != 0 || e.ModTimeNanos != 0 {
+			t.Errorf("Names gave metadata: %+v", e)
+		}
+		got = append(got, e.Name)
+	}
+	want, _ := osListing(t, dir)
+	if !slices.Equal(got, want) {
+		t.Errorf("Names: %q, want %q", got, want)
+	}
+}
