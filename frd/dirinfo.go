@@ -3,7 +3,9 @@ package frd
 import (
 	"encoding/binary"
 	"io/fs"
+	"slices"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The records Windows's GetFileInformationByHandleEx fills a buffer with
@@ -153,6 +155,29 @@ func fileID64(id [16]byte) uint64 {
 // unpaired surrogate its own 3-byte sequence, so no name is lost. name has
 // an even length.
 func appendWTF8(dst, name []byte) []byte {
+	// Leading ASCII runs, in blocks, by the fastest converter here.
+	units := len(name) / 2
+	start := 0
+	if units >= 8 {
+		dst = slices.Grow(dst, units)
+		n := asciiBlocks(unsafe.SliceData(dst[len(dst):cap(dst)]), unsafe.SliceData(name), units)
+		dst = dst[:len(dst)+n]
+		start = 2 * n
+	}
+	return appendWTF8Go(dst, name[start:])
+}
+
+// asciiImpl is one block converter, for the tests to run each.
+type asciiImpl struct {
+	name string
+	fn   func(dst, src *byte, units int) int
+}
+
+// asciiGo converts no block: the decoder's pure-Go path does all.
+func asciiGo(dst, src *byte, units int) int { return 0 }
+
+// appendWTF8Go is the decoder in Go: every code unit, one at a time.
+func appendWTF8Go(dst, name []byte) []byte {
 	for i := 0; i+1 < len(name); i += 2 {
 		u := rune(binary.LittleEndian.Uint16(name[i:]))
 		switch {

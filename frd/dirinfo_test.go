@@ -181,9 +181,12 @@ func checkWTF8(t *testing.T, units []uint16) {
 // every high surrogate with low ones of every shape, and random names of
 // every length from 0 to 64.
 func TestWTF8Exhaustive(t *testing.T) {
+	ascii := utf16.Encode([]rune("sixteen-ascii-ok"))
 	for u := 0; u <= 0xFFFF; u++ {
 		checkWTF8(t, []uint16{uint16(u)})
 		checkWTF8(t, []uint16{'a', uint16(u), 'b'})
+		// After and before whole blocks, so the SIMD converters run first.
+		checkWTF8(t, append(append(append([]uint16{}, ascii...), uint16(u)), ascii...))
 	}
 	for hi := uint16(0xD800); hi < 0xDC00; hi++ {
 		for _, lo := range []uint16{0xDC00, 0xDC01, 0xDE00, 0xDFFF} {
