@@ -171,3 +171,5 @@ func retry(fn func() (int, error)) (int, error) {
 		}
 	}
 }
+
+func handleFd(fd handle) uintptr { return uintptr(fd) }

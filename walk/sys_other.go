@@ -80,3 +80,10 @@ func closeHandle(f handle) {
 }
 
 func defaultMaxOpenDirs() int32 { return 64 }
+
+func handleFd(f handle) uintptr {
+	if f == nil {
+		return ^uintptr(0)
+	}
+	return f.Fd()
+}

@@ -149,7 +149,15 @@ type Dir struct {
 	// Data is the caller's, for carrying state from the DirFunc to Post
 	// and from a directory to its parent. The walk never touches it.
 	Data any
+
+	fd handle // the open directory, during the DirFunc
 }
+
+// Fd returns the open directory's descriptor (a Unix file descriptor, or
+// on Windows a handle), for working relative to it during the DirFunc
+// (openat, fstatat, linkat...) without walking its path again. It is valid
+// only during the DirFunc; the walk closes it. Never close it yourself.
+func (d *Dir) Fd() uintptr { return handleFd(d.fd) }
 
 // A DirFunc is called once for each directory of a walk, with its listing.
 // Calls for different directories run at once on different workers.
@@ -237,7 +245,7 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	w.cond.L = &w.mu
 
 	rn := &node{name: root, fd: noHandle}
-	rn.dir = Dir{Path: root}
+	rn.dir = Dir{Path: root, fd: noHandle}
 	rn.remaining.Store(1)
 	w.stack = append(w.stack, rn)
 
@@ -405,10 +413,12 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		slices.SortFunc(entries, frd.CompareName)
 	}
 	d.Entries = entries
+	d.fd = fd
 	n.visited = true
 	ferr := w.fn(d)
 	left := d.Entries // the DirFunc may have removed entries
 	d.Entries = nil
+	d.fd = noHandle
 	if ferr != nil && ferr != fs.SkipDir {
 		closeHandle(fd)
 		w.stop(ferr)
@@ -504,7 +514,7 @@ func (w *walker) subdirs(n *node, fd handle, entries []frd.Entry) []*node {
 			continue
 		}
 		c := &node{parent: n, name: strings.Clone(e.Name), fd: noHandle, follow: follow}
-		c.dir = Dir{Path: joinPath(n.dir.Path, c.name), Depth: n.dir.Depth + 1, Parent: &n.dir}
+		c.dir = Dir{Path: joinPath(n.dir.Path, c.name), Depth: n.dir.Depth + 1, Parent: &n.dir, fd: noHandle}
 		c.remaining.Store(1)
 		subs = append(subs, c)
 	}
