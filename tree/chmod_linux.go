@@ -1,0 +1,90 @@
+package tree
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/pbednarcik/flexreaddir/walk"
+	"golang.org/x/sys/unix"
+)
+
+// FilesReadOnly clears the write bits of every regular file under dir,
+// keeping its execute bits, as a build cache seals its outputs. It never
+// follows or changes a symbolic link: each file is changed relative to its
+// open directory with fchmodat2 and AT_SYMLINK_NOFOLLOW, so a file swapped
+// for a link in the meantime is refused, not followed. It returns how many
+// files it changed; a dangling link does not fail it.
+func FilesReadOnly(dir string, workers int) (int, error) {
+	var n atomic.Int64
+	err := permWalk(dir, workers, func(d *walk.Dir) error {
+		fd := int(d.Fd())
+		for _, e := range d.Entries {
+			if !e.Type.IsRegular() {
+				continue
+			}
+			var st unix.Stat_t
+			if err := unix.Fstatat(fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				return &Error{"fstatat", d.Path + "/" + e.Name, err}
+			}
+			if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o222 == 0 {
+				continue
+			}
+			if err := unix.Fchmodat(fd, e.Name, uint32(st.Mode)&07777&^0o222, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+				return &Error{"fchmodat2", d.Path + "/" + e.Name, err}
+			}
+			n.Add(1)
+		}
+		return nil
+	})
+	return int(n.Load()), err
+}
+
+// DirsWritable sets the owner's write bit on every directory under dir,
+// dir included, so its entries can be removed or replaced, without
+// touching a file: hard-linked files shared with other trees keep their
+// modes. Each directory is changed through its own open descriptor
+// (opened with O_NOFOLLOW), never by path. It returns how many directories
+// it changed.
+func DirsWritable(dir string, workers int) (int, error) {
+	var n atomic.Int64
+	err := permWalk(dir, workers, func(d *walk.Dir) error {
+		fd := int(d.Fd())
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			return &Error{"fstat", d.Path, err}
+		}
+		if st.Mode&0o200 != 0 {
+			return nil
+		}
+		if err := unix.Fchmod(fd, uint32(st.Mode)&07777|0o200); err != nil {
+			return &Error{"fchmod", d.Path, err}
+		}
+		n.Add(1)
+		return nil
+	})
+	return int(n.Load()), err
+}
+
+// permWalk walks dir with fn, returning the first error.
+func permWalk(dir string, workers int, fn walk.DirFunc) error {
+	var first error
+	var once atomic.Bool
+	err := walk.Dirs(context.Background(), dir, &walk.Options{
+		Workers: workers,
+		OnError: func(e *walk.Error) error {
+			if once.CompareAndSwap(false, true) {
+				first = &Error{"walk", e.Path, e.Err}
+			}
+			return first
+		},
+	}, func(d *walk.Dir) error {
+		if testHookDir != nil {
+			testHookDir(d)
+		}
+		return fn(d)
+	})
+	if first != nil {
+		return first
+	}
+	return err
+}

@@ -1,0 +1,415 @@
+package tree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/pbednarcik/flexreaddir/walk"
+	"golang.org/x/sys/unix"
+)
+
+// Clone materializes src at dst, which must not exist and whose parent
+// must, by the method opts ask for (Auto: a reflink where the file system
+// can make one, else a hard link where src and dst share a device, else a
+// copy), and reports what it did.
+//
+// A symbolic link given as src is cloned as a link, never followed;
+// symbolic links inside the tree are made again as links; special files
+// are left out, made again or refused as opts.Specials says. Modes are
+// kept, and for copies and reflinks the modification and access times too.
+// On any error nothing is left at dst, and the error names what failed and
+// where.
+func Clone(src, dst string, opts *Options) (res Result, err error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Method == "" {
+		o.Method = Auto
+	}
+	switch o.Method {
+	case Auto, Reflink, Hardlink, Copy:
+	default:
+		return res, fmt.Errorf("tree: unknown method %q", o.Method)
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(src, &st); err != nil {
+		return res, &Error{"lstat", src, err}
+	}
+	parent, err := openDir(filepath.Dir(dst))
+	if err != nil {
+		return res, &Error{"open", filepath.Dir(dst), err}
+	}
+	defer unix.Close(parent)
+	name := filepath.Base(dst)
+	c := &cloner{opts: o, method: o.Method}
+	if err := unix.Fstatat(parent, name, &unix.Stat_t{}, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+		return res, &Error{"clone", dst, unix.EEXIST}
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFLNK:
+		err = c.symlink(unix.AT_FDCWD, src, parent, name, dst)
+	case unix.S_IFDIR:
+		err = c.tree(src, &st, parent, name, dst)
+	case unix.S_IFREG:
+		srcDir, oerr := openDir(filepath.Dir(src))
+		if oerr != nil {
+			return res, &Error{"open", filepath.Dir(src), oerr}
+		}
+		err = c.file(srcDir, filepath.Base(src), &st, parent, name, dst)
+		unix.Close(srcDir)
+	default:
+		err = c.special(&st, parent, name, dst)
+	}
+	res = c.result()
+	if err != nil {
+		if !errors.Is(err, unix.EEXIST) || c.dirs.Load()+c.files.Load()+c.links.Load() > 0 {
+			// Nothing stays at dst: it did not exist, so all there is ours.
+			_ = os.RemoveAll(dst)
+		}
+		return res, err
+	}
+	return res, nil
+}
+
+type cloner struct {
+	opts   Options
+	mu     sync.Mutex
+	method Method // resolved from Auto by the first file
+	dev    uint64 // the destination's device, for Auto
+
+	dirs, files, links, specials, skipped atomic.Int64
+	bytes                                 atomic.Int64
+}
+
+func (c *cloner) result() Result {
+	m := c.method
+	if m == Auto {
+		m = Hardlink // a tree without files: nothing was decided
+	}
+	return Result{Method: m, Dirs: int(c.dirs.Load()), Files: int(c.files.Load()), Symlinks: int(c.links.Load()),
+		Specials: int(c.specials.Load()), Skipped: int(c.skipped.Load()), Bytes: c.bytes.Load()}
+}
+
+func openDir(path string) (int, error) {
+	return unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+}
+
+// openDirAt opens name in dirfd, refusing a symbolic link.
+func openDirAt(dirfd int, name string) (int, error) {
+	return unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+}
+
+// testHookDir, when a test sets it, runs first in each directory's visit.
+var testHookDir func(d *walk.Dir)
+
+// pendingDirs are the destination directories made for a source
+// directory's subdirectories, open, waiting for the walk to reach them.
+type pendingDirs struct {
+	mu   sync.Mutex
+	fds  map[string]int
+	self int // this directory's destination, open
+	mode uint32
+	st   unix.Stat_t
+}
+
+// tree clones the directory src into a new directory name of parent.
+func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string) error {
+	if err := unix.Mkdirat(parent, name, 0o700); err != nil {
+		return &Error{"mkdirat", dst, err}
+	}
+	root, err := openDirAt(parent, name)
+	if err != nil {
+		return &Error{"openat", dst, err}
+	}
+	var dstSt unix.Stat_t
+	if err := unix.Fstat(root, &dstSt); err != nil {
+		unix.Close(root)
+		return &Error{"fstat", dst, err}
+	}
+	c.dev = uint64(dstSt.Dev)
+	c.dirs.Add(1)
+	top := &pendingDirs{self: root, mode: uint32(st.Mode), st: *st}
+
+	var firstErr error
+	var errOnce sync.Once
+	fail := func(err error) error {
+		errOnce.Do(func() { firstErr = err })
+		return err
+	}
+	rel := func(p string) string { return filepath.Join(dst, p[len(src):]) }
+	opts := &walk.Options{
+		Workers: c.opts.Workers,
+		OnError: func(e *walk.Error) error { return fail(&Error{"walk", e.Path, e.Err}) },
+		Post: func(d *walk.Dir) error {
+			p := d.Data.(*pendingDirs)
+			// The directory is complete: its final mode and times.
+			defer unix.Close(p.self)
+			if err := unix.Fchmod(p.self, p.mode&07777); err != nil {
+				return fail(&Error{"fchmod", rel(d.Path), err})
+			}
+			if err := futimens(p.self, p.st.Atim, p.st.Mtim); err != nil {
+				return fail(&Error{"futimens", rel(d.Path), err})
+			}
+			return nil
+		},
+	}
+	err = walk.Dirs(context.Background(), src, opts, func(d *walk.Dir) error {
+		if testHookDir != nil {
+			testHookDir(d)
+		}
+		var p *pendingDirs
+		if d.Parent == nil {
+			p = top
+		} else {
+			pp := d.Parent.Data.(*pendingDirs)
+			pp.mu.Lock()
+			fd, ok := pp.fds[d.Info.Name]
+			delete(pp.fds, d.Info.Name)
+			pp.mu.Unlock()
+			if !ok {
+				return fail(&Error{"clone", rel(d.Path), errors.New("directory appeared during the clone")})
+			}
+			var sst unix.Stat_t
+			if err := unix.Fstat(int(d.Fd()), &sst); err != nil {
+				unix.Close(fd)
+				return fail(&Error{"fstat", d.Path, err})
+			}
+			p = &pendingDirs{self: fd, mode: uint32(sst.Mode), st: sst}
+		}
+		d.Data = p
+		srcfd := int(d.Fd())
+		for _, e := range d.Entries {
+			to := filepath.Join(rel(d.Path), e.Name)
+			var err error
+			switch {
+			case e.Type.IsDir():
+				if err = unix.Mkdirat(p.self, e.Name, 0o700); err != nil {
+					return fail(&Error{"mkdirat", to, err})
+				}
+				fd, err := openDirAt(p.self, e.Name)
+				if err != nil {
+					return fail(&Error{"openat", to, err})
+				}
+				p.mu.Lock()
+				if p.fds == nil {
+					p.fds = map[string]int{}
+				}
+				p.fds[e.Name] = fd
+				p.mu.Unlock()
+				c.dirs.Add(1)
+			case e.Type&fs.ModeSymlink != 0:
+				err = c.symlink(srcfd, e.Name, p.self, e.Name, to)
+			case e.Type.IsRegular():
+				var st unix.Stat_t
+				if err = unix.Fstatat(srcfd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+					err = &Error{"fstatat", filepath.Join(d.Path, e.Name), err}
+				} else {
+					err = c.file(srcfd, e.Name, &st, p.self, e.Name, to)
+				}
+			default:
+				var st unix.Stat_t
+				if err = unix.Fstatat(srcfd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+					err = &Error{"fstatat", filepath.Join(d.Path, e.Name), err}
+				} else {
+					err = c.special(&st, p.self, e.Name, to)
+				}
+			}
+			if err != nil {
+				return fail(err)
+			}
+		}
+		return nil
+	})
+	if firstErr != nil {
+		return firstErr
+	}
+	return err
+}
+
+// symlink makes again at name in dstDir the symbolic link name in srcDir.
+func (c *cloner) symlink(srcDir int, srcName string, dstDir int, name, dst string) error {
+	buf := make([]byte, 256)
+	for {
+		n, err := unix.Readlinkat(srcDir, srcName, buf)
+		if err != nil {
+			return &Error{"readlinkat", srcName, err}
+		}
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	if err := unix.Symlinkat(string(buf), dstDir, name); err != nil {
+		return &Error{"symlinkat", dst, err}
+	}
+	c.links.Add(1)
+	return nil
+}
+
+// file makes at name in dstDir the regular file name of srcDir, described
+// by st, by the clone's method.
+func (c *cloner) file(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name, dst string) error {
+	c.mu.Lock()
+	method := c.method
+	c.mu.Unlock()
+	if method == Auto {
+		method = c.decide(srcDir, srcName, st, dstDir, name, dst)
+		if method == "" {
+			// decide made the file itself: the first reflink worked.
+			c.files.Add(1)
+			c.bytes.Add(st.Size)
+			return nil
+		}
+	}
+	var err error
+	switch method {
+	case Hardlink:
+		if err = unix.Linkat(srcDir, srcName, dstDir, name, 0); err != nil {
+			err = &Error{"linkat", dst, err}
+		}
+	case Reflink, Copy:
+		err = c.copyFile(srcDir, srcName, st, dstDir, name, dst, method == Reflink)
+	}
+	if err != nil {
+		return err
+	}
+	c.files.Add(1)
+	c.bytes.Add(st.Size)
+	return nil
+}
+
+// decide resolves Auto on the first file: it tries a reflink, which it
+// keeps if it works (returning ""), else settles on a hard link when src
+// and dst share a device, else a copy.
+func (c *cloner) decide(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name, dst string) Method {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.method != Auto {
+		return c.method
+	}
+	if err := c.copyFile(srcDir, srcName, st, dstDir, name, dst, true); err == nil {
+		c.method = Reflink
+		return ""
+	}
+	_ = unix.Unlinkat(dstDir, name, 0)
+	if uint64(st.Dev) == c.dev {
+		c.method = Hardlink
+	} else {
+		c.method = Copy
+	}
+	return c.method
+}
+
+// copyFile makes a new file with st's mode and times, its data cloned
+// (FICLONE) or copied (copy_file_range).
+func (c *cloner) copyFile(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name, dst string, reflink bool) error {
+	in, err := unix.Openat(srcDir, srcName, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &Error{"openat", srcName, err}
+	}
+	defer unix.Close(in)
+	out, err := unix.Openat(dstDir, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return &Error{"openat", dst, err}
+	}
+	defer unix.Close(out)
+	if reflink {
+		if err := unix.IoctlFileClone(out, in); err != nil {
+			return &Error{"FICLONE", dst, err}
+		}
+	} else if err := copyData(in, out, st.Size); err != nil {
+		return &Error{"copy", dst, err}
+	}
+	if err := unix.Fchmod(out, uint32(st.Mode)&07777); err != nil {
+		return &Error{"fchmod", dst, err}
+	}
+	if err := futimens(out, st.Atim, st.Mtim); err != nil {
+		return &Error{"futimens", dst, err}
+	}
+	return nil
+}
+
+// special handles a FIFO, socket or device as the options say.
+func (c *cloner) special(st *unix.Stat_t, dstDir int, name, dst string) error {
+	switch c.opts.Specials {
+	case SkipSpecials:
+		c.skipped.Add(1)
+		return nil
+	case FailOnSpecials:
+		return &Error{"clone", dst, fmt.Errorf("a special file (mode %#o)", st.Mode)}
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFSOCK {
+		c.skipped.Add(1) // a socket cannot be made again without its server
+		return nil
+	}
+	if err := unix.Mknodat(dstDir, name, uint32(st.Mode), int(st.Rdev)); err != nil {
+		return &Error{"mknodat", dst, err}
+	}
+	c.specials.Add(1)
+	return nil
+}
+
+// futimens sets the access and modification times of the open file fd:
+// utimensat with a NULL path, as the C library's futimens does.
+func futimens(fd int, atime, mtime unix.Timespec) error {
+	ts := [2]unix.Timespec{atime, mtime}
+	_, _, errno := unix.Syscall6(unix.SYS_UTIMENSAT, uintptr(fd), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// copyData copies size bytes from in to out: copy_file_range, and where
+// the kernel will not across these file systems, read and write.
+func copyData(in, out int, size int64) error {
+	left := size
+	for left > 0 {
+		n, err := unix.CopyFileRange(in, nil, out, nil, int(min(left, 1<<30)), 0)
+		if err != nil {
+			if left == size && (err == unix.EXDEV || err == unix.EOPNOTSUPP || err == unix.ENOSYS || err == unix.EINVAL) {
+				break
+			}
+			return err
+		}
+		if n == 0 {
+			return nil // the source shrank
+		}
+		left -= int64(n)
+	}
+	if left == 0 {
+		return nil
+	}
+	buf := make([]byte, 128<<10)
+	for {
+		n, err := unix.Read(in, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		for w := buf[:n]; len(w) > 0; {
+			m, err := unix.Write(out, w)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			w = w[m:]
+		}
+	}
+}

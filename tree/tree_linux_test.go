@@ -1,0 +1,318 @@
+package tree
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
+	"github.com/pbednarcik/flexreaddir/walk"
+	"golang.org/x/sys/unix"
+)
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// srcTree makes a tree with files of several modes, nested directories
+// with their own modes, symbolic links inside and outside, and a FIFO.
+func srcTree(t *testing.T, root string) {
+	t.Helper()
+	must(t, os.MkdirAll(filepath.Join(root, "a", "b"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "top.txt"), []byte("top"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "a", "run.sh"), []byte("#!/bin/sh\n"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "a", "b", "deep"), make([]byte, 100000), 0o600))
+	must(t, os.Mkdir(filepath.Join(root, "locked"), 0o555))
+	must(t, os.Symlink("../top.txt", filepath.Join(root, "a", "to-top")))
+	must(t, os.Symlink("/etc/passwd", filepath.Join(root, "a", "outside")))
+	must(t, os.Symlink("nowhere", filepath.Join(root, "dangling")))
+	must(t, unix.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+	old := time.Date(2020, 1, 2, 3, 4, 5, 600, time.UTC)
+	must(t, os.Chtimes(filepath.Join(root, "top.txt"), old, old))
+}
+
+func lstat(t *testing.T, p string) *syscall.Stat_t {
+	t.Helper()
+	fi, err := os.Lstat(p)
+	must(t, err)
+	return fi.Sys().(*syscall.Stat_t)
+}
+
+// checkClone compares dst with src: every directory, file and link, with
+// modes; files linked (same inode) or not as the method says; times kept
+// for copies and reflinks.
+func checkClone(t *testing.T, src, dst string, method Method, specials bool) {
+	t.Helper()
+	must(t, filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		must(t, err)
+		rel, _ := filepath.Rel(src, p)
+		q := filepath.Join(dst, rel)
+		gi, err := os.Lstat(q)
+		if fi.Mode()&os.ModeNamedPipe != 0 {
+			if specials != (err == nil) {
+				t.Errorf("%s: FIFO made again: %v, want %v", rel, err == nil, specials)
+			}
+			return nil
+		}
+		if err != nil {
+			t.Errorf("%s: missing in the clone: %v", rel, err)
+			return nil
+		}
+		if gi.Mode() != fi.Mode() {
+			t.Errorf("%s: mode %v, source %v", rel, gi.Mode(), fi.Mode())
+		}
+		s, d := fi.Sys().(*syscall.Stat_t), gi.Sys().(*syscall.Stat_t)
+		switch {
+		case fi.Mode()&os.ModeSymlink != 0:
+			a, _ := os.Readlink(p)
+			b, _ := os.Readlink(q)
+			if a != b {
+				t.Errorf("%s: link to %q, source to %q", rel, b, a)
+			}
+		case fi.Mode().IsRegular():
+			if (method == Hardlink) != (s.Ino == d.Ino) {
+				t.Errorf("%s: same inode %v with %s", rel, s.Ino == d.Ino, method)
+			}
+			if method != Hardlink && !gi.ModTime().Equal(fi.ModTime()) {
+				t.Errorf("%s: mtime %v, source %v", rel, gi.ModTime(), fi.ModTime())
+			}
+			a, _ := os.ReadFile(p)
+			b, _ := os.ReadFile(q)
+			if string(a) != string(b) {
+				t.Errorf("%s: contents differ", rel)
+			}
+		}
+		return nil
+	}))
+}
+
+func TestCloneMethods(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	srcTree(t, src)
+	for _, m := range []Method{Hardlink, Copy, Auto} {
+		t.Run(string(m), func(t *testing.T) {
+			dst := filepath.Join(t.TempDir(), "dst")
+			res, err := Clone(src, dst, &Options{Method: m, Workers: 2})
+			must(t, err)
+			want := m
+			if m == Auto {
+				want = Hardlink // ext4: no reflink, one device
+				if fsHasReflink(t, filepath.Dir(dst)) {
+					want = Reflink
+				}
+			}
+			if res.Method != want || res.Files != 3 || res.Dirs != 4 || res.Symlinks != 3 || res.Skipped != 1 || res.Bytes != 3+10+100000 {
+				t.Errorf("result %+v", res)
+			}
+			checkClone(t, src, dst, res.Method, false)
+		})
+	}
+	t.Run("specials made again", func(t *testing.T) {
+		if os.Geteuid() != 0 {
+			t.Skip("skipping: mknod of a FIFO works unprivileged, but keep this with the root cases")
+		}
+		dst := filepath.Join(t.TempDir(), "dst")
+		res, err := Clone(src, dst, &Options{Method: Copy, Specials: ReproduceSpecials})
+		must(t, err)
+		if res.Specials != 1 || res.Skipped != 0 {
+			t.Errorf("result %+v", res)
+		}
+		checkClone(t, src, dst, Copy, true)
+	})
+	t.Run("specials refused", func(t *testing.T) {
+		dst := filepath.Join(t.TempDir(), "dst")
+		if _, err := Clone(src, dst, &Options{Method: Copy, Specials: FailOnSpecials}); err == nil || !strings.Contains(err.Error(), "fifo") {
+			t.Errorf("err = %v, want one naming the FIFO", err)
+		}
+		if _, err := os.Lstat(dst); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("dst left behind: %v", err)
+		}
+	})
+}
+
+// fsHasReflink reports whether dir's file system clones files.
+func fsHasReflink(t *testing.T, dir string) bool {
+	a, b := filepath.Join(dir, ".probe-a"), filepath.Join(dir, ".probe-b")
+	must(t, os.WriteFile(a, []byte("x"), 0o644))
+	defer os.Remove(a)
+	defer os.Remove(b)
+	in, err := os.Open(a)
+	must(t, err)
+	defer in.Close()
+	out, err := os.Create(b)
+	must(t, err)
+	defer out.Close()
+	return unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) == nil
+}
+
+// TestCloneSecurity: the seed's three cases, and a destination that
+// exists.
+func TestCloneSecurity(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	srcTree(t, src)
+
+	// A symbolic link given as src is cloned as a link, not followed.
+	link := filepath.Join(base, "link-to-src")
+	must(t, os.Symlink("src", link))
+	res, err := Clone(link, filepath.Join(base, "link-clone"), nil)
+	must(t, err)
+	if target, err := os.Readlink(filepath.Join(base, "link-clone")); err != nil || target != "src" || res.Symlinks != 1 || res.Files != 0 {
+		t.Errorf("top-level link: %q %v %+v", target, err, res)
+	}
+
+	// A destination under a file fails cleanly.
+	file := filepath.Join(base, "src", "top.txt")
+	if _, err := Clone(src, filepath.Join(file, "dst"), nil); !errors.Is(err, unix.ENOTDIR) {
+		t.Errorf("destination under a file: %v, want ENOTDIR", err)
+	}
+
+	// A destination that exists is refused and left alone.
+	existing := filepath.Join(base, "existing")
+	must(t, os.Mkdir(existing, 0o755))
+	must(t, os.WriteFile(filepath.Join(existing, "keep"), []byte("mine"), 0o644))
+	if _, err := Clone(src, existing, nil); !errors.Is(err, unix.EEXIST) {
+		t.Errorf("existing destination: %v, want EEXIST", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(existing, "keep")); err != nil || string(b) != "mine" {
+		t.Errorf("existing destination changed: %q %v", b, err)
+	}
+
+	// Internal links stay links to the same targets (checkClone).
+	dst := filepath.Join(base, "dst")
+	_, err = Clone(src, dst, &Options{Method: Copy})
+	must(t, err)
+	checkClone(t, src, dst, Copy, false)
+}
+
+// TestCloneCrossDevice hard-links across file systems: the clone fails
+// with EXDEV and leaves nothing.
+func TestCloneCrossDevice(t *testing.T) {
+	base := t.TempDir()
+	mnt := filepath.Join(base, "mnt")
+	must(t, os.Mkdir(mnt, 0o755))
+	testfs.MountTmpfs(t, mnt)
+	src := filepath.Join(mnt, "src")
+	srcTree(t, src)
+	dst := filepath.Join(base, "dst")
+	if _, err := Clone(src, dst, &Options{Method: Hardlink}); !errors.Is(err, unix.EXDEV) {
+		t.Errorf("err = %v, want EXDEV", err)
+	}
+	if _, err := os.Lstat(dst); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("dst left behind: %v", err)
+	}
+	// Auto falls back to a copy there.
+	res, err := Clone(src, dst, nil)
+	must(t, err)
+	if res.Method != Copy {
+		t.Errorf("Auto across devices chose %s", res.Method)
+	}
+	checkClone(t, src, dst, Copy, false)
+}
+
+// TestReflinkXFS clones on a loop-mounted XFS made with reflink=1.
+func TestReflinkXFS(t *testing.T) {
+	mnt := testfs.LoopMount(t, "xfs", "-m", "reflink=1")
+	src := filepath.Join(mnt, "src")
+	srcTree(t, src)
+	for _, m := range []Method{Reflink, Auto} {
+		dst := filepath.Join(mnt, "dst-"+string(m))
+		res, err := Clone(src, dst, &Options{Method: m})
+		must(t, err)
+		if res.Method != Reflink {
+			t.Errorf("%s chose %s on XFS", m, res.Method)
+		}
+		checkClone(t, src, dst, Reflink, false)
+	}
+}
+
+func TestPermissions(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "tree")
+	srcTree(t, root)
+	outside := filepath.Join(base, "outside")
+	must(t, os.WriteFile(outside, []byte("x"), 0o666))
+	must(t, os.Chmod(outside, 0o666))
+	must(t, os.Symlink(outside, filepath.Join(root, "a", "to-outside")))
+
+	n, err := FilesReadOnly(root, 2)
+	must(t, err)
+	if n != 3 {
+		t.Errorf("%d files changed, want 3", n)
+	}
+	for p, want := range map[string]os.FileMode{"top.txt": 0o444, "a/run.sh": 0o555, "a/b/deep": 0o400} {
+		if fi, err := os.Lstat(filepath.Join(root, p)); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v %v, want %v", p, fi.Mode().Perm(), err, want)
+		}
+	}
+	if fi, _ := os.Stat(outside); fi.Mode().Perm() != 0o666 {
+		t.Errorf("a linked file outside the tree was changed: %v", fi.Mode().Perm())
+	}
+
+	// A file hard-linked into the tree keeps its mode when directories are
+	// made writable; the read-only directory becomes writable.
+	shared := filepath.Join(base, "shared")
+	must(t, os.WriteFile(shared, []byte("s"), 0o444))
+	must(t, os.Link(shared, filepath.Join(root, "locked-link")))
+	n, err = DirsWritable(root, 2)
+	must(t, err)
+	if fi, _ := os.Lstat(filepath.Join(root, "locked")); fi.Mode().Perm()&0o200 == 0 || n != 1 {
+		t.Errorf("locked: %v after DirsWritable (%d changed)", fi.Mode().Perm(), n)
+	}
+	if fi, _ := os.Stat(shared); fi.Mode().Perm() != 0o444 {
+		t.Errorf("a shared file was changed: %v", fi.Mode().Perm())
+	}
+}
+
+// TestSwapRace swaps a directory for a symbolic link to outside the tree
+// after its parent was listed, before the walk opens it: neither the
+// permission walk nor the clone may touch or read what the link points to.
+func TestSwapRace(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "tree")
+	must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "sub", "f"), []byte("in"), 0o644))
+	victim := filepath.Join(base, "victim")
+	must(t, os.Mkdir(victim, 0o755))
+	must(t, os.WriteFile(filepath.Join(victim, "secret"), []byte("outside"), 0o666))
+	must(t, os.Chmod(filepath.Join(victim, "secret"), 0o666))
+
+	swap := func(d *walk.Dir) {
+		if d.Depth == 0 {
+			must(t, os.Rename(filepath.Join(root, "sub"), filepath.Join(base, "moved")))
+			must(t, os.Symlink(victim, filepath.Join(root, "sub")))
+		}
+	}
+	restore := func() {
+		os.Remove(filepath.Join(root, "sub"))
+		os.Rename(filepath.Join(base, "moved"), filepath.Join(root, "sub"))
+	}
+	testHookDir = swap
+	defer func() { testHookDir = nil }()
+
+	_, err := FilesReadOnly(root, 2)
+	if !errors.Is(err, unix.ELOOP) && !errors.Is(err, unix.ENOTDIR) {
+		t.Errorf("FilesReadOnly through a swapped link: %v, want ELOOP or ENOTDIR", err)
+	}
+	if fi, _ := os.Stat(filepath.Join(victim, "secret")); fi.Mode().Perm() != 0o666 {
+		t.Errorf("the walk changed a file outside the tree: %v", fi.Mode().Perm())
+	}
+	restore()
+
+	dst := filepath.Join(base, "dst")
+	_, err = Clone(root, dst, &Options{Method: Copy})
+	if err == nil {
+		t.Error("Clone went through a swapped link")
+	}
+	if _, serr := os.Lstat(dst); !errors.Is(serr, os.ErrNotExist) {
+		t.Errorf("dst left behind: %v", serr)
+	}
+	restore()
+}
