@@ -1,10 +1,13 @@
-// Command frd shows what the frd lister sees.
+// Command frd shows what the frd lister sees, and materializes trees.
 //
 //	frd ls [--json] [--names] DIR...
+//	frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail] SRC DST
+//	frd chmod --files-readonly|--dirs-writable DIR
 //
-// lists each directory with every entry's type, size, modification time and
-// file id, sorted by name, from one listing: on Linux getdents64 and one
-// statx per regular file, relative to the directory.
+// ls lists each directory with every entry's type, size, modification time
+// and file id, sorted by name, from one listing. clone materializes SRC at
+// DST by reflinks, hard links or copies, and chmod seals a tree's files or
+// opens its directories, never following a symbolic link.
 package main
 
 import (
@@ -20,6 +23,8 @@ import (
 )
 
 const usage = `usage: frd ls [--json] [--names] DIR...
+       frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail] SRC DST
+       frd chmod --files-readonly|--dirs-writable DIR
 
 ls lists each DIR (default .) with the type, size, modification time and file
 id of every entry, sorted by name. Fields other than the name and type are
@@ -27,6 +32,15 @@ shown for regular files only.
 
   --json    one JSON object per directory: {"dir": ..., "entries": [...]}
   --names   names and types only (no stat per file)
+
+clone makes DST (which must not exist; its parent must) a copy of SRC, by
+the fastest method the file systems allow unless --method says: reflinks
+(XFS, btrfs), hard links, or copies. Symbolic links are made again as
+links, never followed. It prints the method used and the counts.
+
+chmod --files-readonly clears the write bits of every regular file under
+DIR, keeping execute bits; --dirs-writable gives the owner write permission
+on every directory, touching no file. Neither follows a symbolic link.
 `
 
 func main() {
@@ -36,6 +50,14 @@ func main() {
 // run is the command with its arguments and streams; it returns the exit
 // status: 0, 1 when a directory could not be listed in full, 2 for bad usage.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "clone":
+			return runClone(args[1:], stdout, stderr)
+		case "chmod":
+			return runChmod(args[1:], stdout, stderr)
+		}
+	}
 	if len(args) == 0 || args[0] != "ls" {
 		fmt.Fprint(stderr, usage)
 		return 2

@@ -11,7 +11,7 @@ import (
 	"github.com/pbednarcik/flexreaddir/frd"
 )
 
-func tree(t *testing.T) string {
+func lsTree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, data := range map[string]string{"b.txt": "hello", "a.go": "package a\n", "odd\nname": ""} {
@@ -29,7 +29,7 @@ func tree(t *testing.T) string {
 }
 
 func TestLs(t *testing.T) {
-	dir := tree(t)
+	dir := lsTree(t)
 	var out, errb bytes.Buffer
 	if code := run([]string{"ls", dir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
@@ -51,7 +51,7 @@ func TestLs(t *testing.T) {
 }
 
 func TestLsJSON(t *testing.T) {
-	dir := tree(t)
+	dir := lsTree(t)
 	var out, errb bytes.Buffer
 	if code := run([]string{"ls", "--json", dir, dir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
@@ -82,7 +82,7 @@ func TestLsJSON(t *testing.T) {
 }
 
 func TestLsErrors(t *testing.T) {
-	dir := tree(t)
+	dir := lsTree(t)
 	var out, errb bytes.Buffer
 	code := run([]string{"ls", filepath.Join(dir, "missing"), dir}, &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "no such file or directory") || !strings.Contains(out.String(), "a.go") {

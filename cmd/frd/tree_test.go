@@ -1,0 +1,53 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCloneAndChmodCommands(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	if err := os.MkdirAll(filepath.Join(src, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "d", "f"), []byte("data"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("d/f", filepath.Join(src, "l")); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"clone", "--method", "copy", src, filepath.Join(base, "dst")}, &out, &errb); code != 0 {
+		t.Fatalf("clone: exit %d: %s", code, errb.String())
+	}
+	if !strings.HasPrefix(out.String(), "copy: 2 directories, 1 files (4 bytes), 1 symbolic links") {
+		t.Errorf("clone said %q", out.String())
+	}
+	if b, err := os.ReadFile(filepath.Join(base, "dst", "l")); err != nil || string(b) != "data" {
+		t.Errorf("clone's link reads %q, %v", b, err)
+	}
+	out.Reset()
+	if code := run([]string{"clone", src, filepath.Join(base, "dst")}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "file exists") {
+		t.Errorf("clone onto an existing dst: exit %d, %q", code, errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"chmod", "--files-readonly", filepath.Join(base, "dst")}, &out, &errb); code != 0 || out.String() != "1 files made read-only\n" {
+		t.Errorf("chmod --files-readonly: exit %d, %q", code, out.String())
+	}
+	if fi, _ := os.Stat(filepath.Join(base, "dst", "d", "f")); fi.Mode().Perm() != 0o444 {
+		t.Errorf("file mode %v", fi.Mode().Perm())
+	}
+	out.Reset()
+	if code := run([]string{"chmod", "--dirs-writable", filepath.Join(base, "dst")}, &out, &errb); code != 0 || out.String() != "0 directories made writable\n" {
+		t.Errorf("chmod --dirs-writable: exit %d, %q", code, out.String())
+	}
+	if code := run([]string{"chmod", "--files-readonly", "--dirs-writable", base}, &out, &errb); code != 2 {
+		t.Errorf("both chmod flags: exit %d", code)
+	}
+}
