@@ -35,6 +35,11 @@ var (
 	Deep = Shape{Name: "deep", Levels: 12, Fanout: []int{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0}, Files: []int{100}, MaxSize: 4 << 10}
 	// Huge is one directory of 100,000 files.
 	Huge = Shape{Name: "huge", Levels: 1, Fanout: []int{0}, Files: []int{100000}, MaxSize: 1024}
+	// SeedLarge and SeedSmall are the two action-input trees of the build
+	// farm seed: 1,978 files of about 466 MB, and 635 files of about
+	// 180 MB.
+	SeedLarge = Shape{Name: "seed-large", Levels: 3, Fanout: []int{8, 12, 0}, Files: []int{10, 12, 39}, MaxSize: 471000}
+	SeedSmall = Shape{Name: "seed-small", Levels: 3, Fanout: []int{5, 4, 0}, Files: []int{15, 12, 28}, MaxSize: 567000}
 	// NodeModules is many small packages, each with a few files and
 	// symbolic links, as npm leaves them.
 	NodeModules = Shape{Name: "node_modules", Levels: 3, Fanout: []int{300, 2, 0}, Files: []int{2, 8, 6}, MaxSize: 8 << 10, Symlinks: 2, HardLinks: 0}

@@ -1,6 +1,6 @@
 // Command maketree makes one of treegen's trees, for benchmark scripts.
 //
-//	go run ./internal/treegen/maketree -shape source|deep|huge|node_modules [-seed N] DIR
+//	go run ./internal/treegen/maketree -shape source|deep|huge|node_modules|seed-large|seed-small [-seed N] DIR
 //
 // DIR must not exist. It prints the number of entries made.
 package main
@@ -15,7 +15,7 @@ import (
 )
 
 func main() {
-	shape := flag.String("shape", "source", "source, deep, huge or node_modules")
+	shape := flag.String("shape", "source", "source, deep, huge, node_modules, seed-large or seed-small")
 	seed := flag.Uint64("seed", 1, "seed for names and sizes")
 	flag.Parse()
 	if flag.NArg() != 1 {
@@ -24,6 +24,7 @@ func main() {
 	shapes := map[string]treegen.Shape{
 		"source": treegen.SourceCheckout, "deep": treegen.Deep,
 		"huge": treegen.Huge, "node_modules": treegen.NodeModules,
+		"seed-large": treegen.SeedLarge, "seed-small": treegen.SeedSmall,
 	}
 	s, ok := shapes[*shape]
 	if !ok {
