@@ -147,6 +147,7 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	rel := func(p string) string { return filepath.Join(dst, p[len(src):]) }
 	opts := &walk.Options{
 		Workers: c.opts.Workers,
+		Names:   true, // the clone stats only what its method needs
 		OnError: func(e *walk.Error) error { return fail(&Error{"walk", e.Path, e.Err}) },
 		Post: func(d *walk.Dir) error {
 			p := d.Data.(*pendingDirs)
@@ -208,12 +209,7 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 			case e.Type&fs.ModeSymlink != 0:
 				err = c.symlink(srcfd, e.Name, p.self, e.Name, to)
 			case e.Type.IsRegular():
-				var st unix.Stat_t
-				if err = unix.Fstatat(srcfd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-					err = &Error{"fstatat", filepath.Join(d.Path, e.Name), err}
-				} else {
-					err = c.file(srcfd, e.Name, &st, p.self, e.Name, to)
-				}
+				err = c.file(srcfd, e.Name, nil, p.self, e.Name, to)
 			default:
 				var st unix.Stat_t
 				if err = unix.Fstatat(srcfd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
@@ -255,12 +251,22 @@ func (c *cloner) symlink(srcDir int, srcName string, dstDir int, name, dst strin
 	return nil
 }
 
-// file makes at name in dstDir the regular file name of srcDir, described
-// by st, by the clone's method.
+// file makes at name in dstDir the regular file name of srcDir, by the
+// clone's method. st describes the source file, or is nil: a hard link
+// needs no stat, a copy or a reflink one for the mode, size and times.
 func (c *cloner) file(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name, dst string) error {
 	c.mu.Lock()
 	method := c.method
 	c.mu.Unlock()
+	if st == nil && method != Hardlink {
+		st = new(unix.Stat_t)
+		if err := unix.Fstatat(srcDir, srcName, st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			return &Error{"fstatat", dst, err}
+		}
+		if st.Mode&unix.S_IFMT != unix.S_IFREG {
+			return &Error{"clone", dst, errors.New("changed from a regular file during the clone")}
+		}
+	}
 	if method == Auto {
 		method = c.decide(srcDir, srcName, st, dstDir, name, dst)
 		if method == "" {
@@ -283,7 +289,9 @@ func (c *cloner) file(srcDir int, srcName string, st *unix.Stat_t, dstDir int, n
 		return err
 	}
 	c.files.Add(1)
-	c.bytes.Add(st.Size)
+	if st != nil {
+		c.bytes.Add(st.Size)
+	}
 	return nil
 }
 

@@ -49,7 +49,7 @@ type Result struct {
 	Symlinks int
 	Specials int   // special files made again
 	Skipped  int   // special files left out
-	Bytes    int64 // bytes of the regular files
+	Bytes    int64 // bytes of the regular files copied or cloned (0 for hard links, which read no file's size)
 }
 
 func (r Result) String() string {

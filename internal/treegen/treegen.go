@@ -38,7 +38,7 @@ var (
 	// SeedLarge and SeedSmall are the two action-input trees of the build
 	// farm seed: 1,978 files of about 466 MB, and 635 files of about
 	// 180 MB.
-	SeedLarge = Shape{Name: "seed-large", Levels: 3, Fanout: []int{8, 12, 0}, Files: []int{10, 12, 39}, MaxSize: 471000}
+	SeedLarge = Shape{Name: "seed-large", Levels: 3, Fanout: []int{8, 6, 0}, Files: []int{10, 12, 39}, MaxSize: 471000}
 	SeedSmall = Shape{Name: "seed-small", Levels: 3, Fanout: []int{5, 4, 0}, Files: []int{15, 12, 28}, MaxSize: 567000}
 	// NodeModules is many small packages, each with a few files and
 	// symbolic links, as npm leaves them.
