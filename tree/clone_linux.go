@@ -289,7 +289,7 @@ func (c *cloner) file(srcDir int, srcName string, st *unix.Stat_t, dstDir int, n
 		return err
 	}
 	c.files.Add(1)
-	if st != nil {
+	if method != Hardlink {
 		c.bytes.Add(st.Size)
 	}
 	return nil
