@@ -2,7 +2,6 @@ package frd
 
 import (
 	"os"
-	"runtime"
 	"unsafe"
 
 	"github.com/pbednarcik/flexreaddir/internal/libsystem"
@@ -22,37 +21,6 @@ type sysLister struct {
 
 // bulkAttrs is the request of a full listing.
 var bulkAttrs = attrList{bitmapCount: 5, common: bulkCommon, file: bulkFile}
-
-func readDir(name string) ([]Entry, error) {
-	var fd int
-	err := ignoringEINTR(func() (err error) {
-		fd, err = unix.Open(name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		return err
-	})
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: name, Err: err}
-	}
-	l := listerPool.Get().(*Lister)
-	entries, err := l.list(nil, fd, name)
-	listerPool.Put(l)
-	_ = unix.Close(fd)
-	return entries, err
-}
-
-func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
-	dst, err := l.appendHandle(dst, f.Fd(), f.Name())
-	runtime.KeepAlive(f)
-	return dst, err
-}
-
-func (l *Lister) appendHandle(dst []Entry, fd uintptr, name string) ([]Entry, error) {
-	if l.Rewind {
-		if _, err := unix.Seek(int(fd), 0, 0); err != nil {
-			return dst, &os.PathError{Op: "lseek", Path: name, Err: err}
-		}
-	}
-	return l.list(dst, int(fd), name)
-}
 
 func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 	if l.sys.buf == nil {
@@ -265,15 +233,6 @@ func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) 
 		kept = append(kept, e)
 	}
 	return kept, nil
-}
-
-// ignoringEINTR calls fn until it returns anything but EINTR.
-func ignoringEINTR(fn func() error) error {
-	for {
-		if err := fn(); err != unix.EINTR {
-			return err
-		}
-	}
 }
 
 // volumeKeepsIDs is whether a listing may trust FileID on fd's volume: an

@@ -7,28 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // The portable fallback: the os package's listing and one lstat per regular
 // file, by its full path.
 
 type sysLister struct{}
-
-func readDir(name string) ([]Entry, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.IsDir() {
-		return nil, &os.PathError{Op: "open", Path: name, Err: syscall.ENOTDIR}
-	}
-	var l Lister
-	return l.appendFile(nil, f)
-}
 
 func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
 	if l.Rewind {

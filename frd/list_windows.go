@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
-	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -27,23 +26,6 @@ var (
 	windowsBufSize   = bufSize
 	moreDataRestarts int
 )
-
-func readDir(name string) ([]Entry, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, err
-	} else if !fi.IsDir() {
-		return nil, &os.PathError{Op: "open", Path: name, Err: syscall.ENOTDIR}
-	}
-	l := listerPool.Get().(*Lister)
-	entries, err := l.appendFile(nil, f)
-	listerPool.Put(l)
-	return entries, err
-}
 
 func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
 	dst, err := l.appendHandle(dst, f.Fd(), f.Name())
