@@ -87,6 +87,36 @@ type cloner struct {
 
 	dirs, files, links, specials, skipped atomic.Int64
 	bytes                                 atomic.Int64
+
+	fdMu sync.Mutex
+	fds  map[int]struct{} // destination directories open, closed at the end if a failure left them
+}
+
+// track and untrack keep the set of destination descriptors open.
+func (c *cloner) track(fd int) {
+	c.fdMu.Lock()
+	if c.fds == nil {
+		c.fds = map[int]struct{}{}
+	}
+	c.fds[fd] = struct{}{}
+	c.fdMu.Unlock()
+}
+
+func (c *cloner) closeFD(fd int) {
+	c.fdMu.Lock()
+	delete(c.fds, fd)
+	c.fdMu.Unlock()
+	unix.Close(fd)
+}
+
+// closeAll closes what a stopped walk left open.
+func (c *cloner) closeAll() {
+	c.fdMu.Lock()
+	defer c.fdMu.Unlock()
+	for fd := range c.fds {
+		unix.Close(fd)
+	}
+	c.fds = nil
 }
 
 func (c *cloner) result() Result {
@@ -136,6 +166,8 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	}
 	c.dev = uint64(dstSt.Dev)
 	c.dirs.Add(1)
+	c.track(root)
+	defer c.closeAll()
 	top := &pendingDirs{self: root, mode: uint32(st.Mode), st: *st}
 
 	var firstErr error
@@ -152,7 +184,7 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 		Post: func(d *walk.Dir) error {
 			p := d.Data.(*pendingDirs)
 			// The directory is complete: its final mode and times.
-			defer unix.Close(p.self)
+			defer c.closeFD(p.self)
 			if err := unix.Fchmod(p.self, p.mode&07777); err != nil {
 				return fail(&Error{"fchmod", rel(d.Path), err})
 			}
@@ -180,7 +212,6 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 			}
 			var sst unix.Stat_t
 			if err := unix.Fstat(int(d.Fd()), &sst); err != nil {
-				unix.Close(fd)
 				return fail(&Error{"fstat", d.Path, err})
 			}
 			p = &pendingDirs{self: fd, mode: uint32(sst.Mode), st: sst}
@@ -199,6 +230,7 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 				if err != nil {
 					return fail(&Error{"openat", to, err})
 				}
+				c.track(fd)
 				p.mu.Lock()
 				if p.fds == nil {
 					p.fds = map[string]int{}

@@ -311,12 +311,22 @@ func TestSwapRace(t *testing.T) {
 	restore()
 
 	dst := filepath.Join(base, "dst")
+	before := openFDs(t)
 	_, err = Clone(root, dst, &Options{Method: Copy})
 	if err == nil {
 		t.Error("Clone went through a swapped link")
+	}
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open after a failed clone, %d before", after, before)
 	}
 	if _, serr := os.Lstat(dst); !errors.Is(serr, os.ErrNotExist) {
 		t.Errorf("dst left behind: %v", serr)
 	}
 	restore()
+}
+
+func openFDs(t *testing.T) int {
+	des, err := os.ReadDir("/proc/self/fd")
+	must(t, err)
+	return len(des)
 }
