@@ -8,8 +8,11 @@
 // directory swapped for a symbolic link in the middle of a walk cannot make
 // it read, write or chmod anything outside the tree.
 //
-// Linux only for now; elsewhere the functions return an error wrapping
-// errors.ErrUnsupported.
+// Linux and macOS. On macOS, Auto and Reflink clone a whole tree with one
+// clonefileat(2) and CLONE_NOFOLLOW, falling back to file by file on a
+// volume without clones; special files are not made again there. The
+// macOS path builds and is vetted but has not run on a Mac. Elsewhere the
+// functions return an error wrapping errors.ErrUnsupported.
 package tree
 
 import "fmt"

@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package tree
 
 import (
@@ -9,7 +11,6 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/pbednarcik/flexreaddir/walk"
 	"golang.org/x/sys/unix"
@@ -52,6 +53,16 @@ func Clone(src, dst string, opts *Options) (res Result, err error) {
 	c := &cloner{opts: o, method: o.Method}
 	if err := unix.Fstatat(parent, name, &unix.Stat_t{}, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		return res, &Error{"clone", dst, unix.EEXIST}
+	}
+	if o.Method == Auto || o.Method == Reflink {
+		// macOS clones the whole tree in one clonefile(2), never following
+		// a link; elsewhere, or on a volume without clones, file by file.
+		if done, err := cloneWhole(src, parent, name, dst); done {
+			if err != nil {
+				return res, err
+			}
+			return countClone(dst)
+		}
 	}
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFLNK:
@@ -363,7 +374,7 @@ func (c *cloner) copyFile(srcDir int, srcName string, st *unix.Stat_t, dstDir in
 	}
 	defer unix.Close(out)
 	if reflink {
-		if err := unix.IoctlFileClone(out, in); err != nil {
+		if err := cloneData(out, in); err != nil {
 			return &Error{"FICLONE", dst, err}
 		}
 	} else if err := copyData(in, out, st.Size); err != nil {
@@ -391,30 +402,58 @@ func (c *cloner) special(st *unix.Stat_t, dstDir int, name, dst string) error {
 		c.skipped.Add(1) // a socket cannot be made again without its server
 		return nil
 	}
-	if err := unix.Mknodat(dstDir, name, uint32(st.Mode), int(st.Rdev)); err != nil {
+	if err := mknodAt(dstDir, name, uint32(st.Mode), int(st.Rdev)); err != nil {
 		return &Error{"mknodat", dst, err}
 	}
 	c.specials.Add(1)
 	return nil
 }
 
-// futimens sets the access and modification times of the open file fd:
-// utimensat with a NULL path, as the C library's futimens does.
-func futimens(fd int, atime, mtime unix.Timespec) error {
-	ts := [2]unix.Timespec{atime, mtime}
-	_, _, errno := unix.Syscall6(unix.SYS_UTIMENSAT, uintptr(fd), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
-	if errno != 0 {
-		return errno
+// countClone counts what a whole-tree clone made, for its Result.
+func countClone(dst string) (Result, error) {
+	res := Result{Method: Reflink}
+	var st unix.Stat_t
+	if err := unix.Lstat(dst, &st); err != nil {
+		return res, &Error{"lstat", dst, err}
 	}
-	return nil
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFLNK:
+		res.Symlinks = 1
+		return res, nil
+	case unix.S_IFDIR:
+	default:
+		res.Files, res.Bytes = 1, st.Size
+		return res, nil
+	}
+	var mu sync.Mutex
+	res.Dirs = 1
+	err := walk.Dirs(context.Background(), dst, &walk.Options{}, func(d *walk.Dir) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range d.Entries {
+			switch {
+			case e.Type.IsDir():
+				res.Dirs++
+			case e.Type&fs.ModeSymlink != 0:
+				res.Symlinks++
+			case e.Type.IsRegular():
+				res.Files++
+				res.Bytes += e.Size
+			default:
+				res.Specials++
+			}
+		}
+		return nil
+	})
+	return res, err
 }
 
-// copyData copies size bytes from in to out: copy_file_range, and where
-// the kernel will not across these file systems, read and write.
+// copyData copies size bytes from in to out: copy_file_range where the
+// kernel has it and will across these file systems, else read and write.
 func copyData(in, out int, size int64) error {
 	left := size
 	for left > 0 {
-		n, err := unix.CopyFileRange(in, nil, out, nil, int(min(left, 1<<30)), 0)
+		n, err := copyRange(in, out, int(min(left, 1<<30)))
 		if err != nil {
 			if left == size && (err == unix.EXDEV || err == unix.EOPNOTSUPP || err == unix.ENOSYS || err == unix.EINVAL) {
 				break
