@@ -348,15 +348,3 @@ func parseDirLinkCount(buf []byte) (links uint32, ok bool, err error) {
 	}
 	return binary.LittleEndian.Uint32(buf[4+attributeSetSize:]), true, nil
 }
-
-// attrList is struct attrlist as the kernel reads it: 24 bytes, bitmapcount
-// 5 (ATTR_BIT_MAP_COUNT), then the five attribute groups.
-type attrList struct {
-	bitmapCount uint16
-	reserved    uint16
-	common      uint32
-	vol         uint32
-	dir         uint32
-	file        uint32
-	fork        uint32
-}

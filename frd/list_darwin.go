@@ -19,6 +19,18 @@ type sysLister struct {
 	recs    []dirent    // the parsed records of one getdirentries64 call
 }
 
+// attrList is struct attrlist as the kernel reads it: 24 bytes, bitmapcount
+// 5 (ATTR_BIT_MAP_COUNT), then the five attribute groups.
+type attrList struct {
+	bitmapCount uint16
+	reserved    uint16
+	common      uint32
+	vol         uint32
+	dir         uint32
+	file        uint32
+	fork        uint32
+}
+
 // bulkAttrs is the request of a full listing.
 var bulkAttrs = attrList{bitmapCount: 5, common: bulkCommon, file: bulkFile}
 

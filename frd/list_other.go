@@ -21,6 +21,7 @@ func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
 		}
 	}
 	des, rerr := f.ReadDir(-1)
+	dst = grow(dst, len(des))
 	for _, d := range des {
 		e := Entry{Name: d.Name(), Type: d.Type()}
 		if e.Type.IsRegular() && !l.Names {

@@ -38,13 +38,6 @@ func srcTree(t *testing.T, root string) {
 	must(t, os.Chtimes(filepath.Join(root, "top.txt"), old, old))
 }
 
-func lstat(t *testing.T, p string) *syscall.Stat_t {
-	t.Helper()
-	fi, err := os.Lstat(p)
-	must(t, err)
-	return fi.Sys().(*syscall.Stat_t)
-}
-
 // checkClone compares dst with src: every directory, file and link, with
 // modes; files linked (same inode) or not as the method says; times kept
 // for copies and reflinks.

@@ -107,46 +107,32 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		n.dev, n.ino = d.Info.Device, d.Info.FileID
 		n.nentries = len(d.Entries)
 		var bytes uint64
-		keep := d.Entries[:0]
-		for i := range d.Entries {
-			e := &d.Entries[i]
-			if _, bad := n.failed[e.Name]; bad {
-				continue
-			}
-			var path string
-			if len(s.cfg.exclude.patterns) > 0 || s.cfg.timeType == "atime" {
-				path = childPath(d.Path, e.Name)
-				if s.cfg.exclude.excluded(path) {
-					continue
-				}
-			}
-			if e.Type.IsDir() { // under -L, a symbolic link to a directory too
+		s.entries(d, func(name string) bool { _, bad := n.failed[name]; return bad },
+			func(e *frd.Entry) { // under -L, a symbolic link to a directory too
 				c := &dnode{}
 				name := strings.Clone(e.Name)
 				n.items = append(n.items, item{name: name, dir: c})
+				n.mu.Lock()
 				if n.pending == nil {
 					n.pending = make(map[string]*dnode)
 				}
-				n.mu.Lock()
 				n.pending[name] = c
 				n.mu.Unlock()
-				keep = append(keep, *e)
-				continue
-			}
-			u := s.entryUsage(e, path)
-			bytes += u.size
-			hash := s.cfg.hashAll || e.Links > 1 || s.argIDs[[2]uint64{e.Device, e.FileID}]
-			if s.cfg.all || s.cfg.keepFiles || hash {
-				it := item{use: u, dev: e.Device, ino: e.FileID, hash: hash}
-				if s.cfg.all || s.cfg.keepFiles {
-					it.name = strings.Clone(e.Name)
+			},
+			func(e *frd.Entry, path string) {
+				u := s.entryUsage(e, path)
+				bytes += u.size
+				hash := s.hashed(e)
+				if s.cfg.all || s.cfg.keepFiles || hash {
+					it := item{use: u, dev: e.Device, ino: e.FileID, hash: hash}
+					if s.cfg.all || s.cfg.keepFiles {
+						it.name = strings.Clone(e.Name)
+					}
+					n.items = append(n.items, it)
+				} else {
+					n.sum.add(u)
 				}
-				n.items = append(n.items, it)
-			} else {
-				n.sum.add(u)
-			}
-		}
-		d.Entries = keep
+			})
 		s.progress.add(n.nentries, bytes+n.own.size)
 		return nil
 	})
@@ -170,6 +156,42 @@ func (s *scanner) nodeOf(top *dnode, d *walk.Dir) *dnode {
 	}
 	d.Data = n
 	return n
+}
+
+// entries runs through d's listing as du sees it. It leaves out the
+// entries whose stat failed and those --exclude names, keeps the
+// directories in d.Entries for the walk to descend into, and calls dir for
+// each of them and file for every other entry, with its path when a
+// pattern or --time=atime needs one.
+func (s *scanner) entries(d *walk.Dir, failed func(name string) bool, dir func(e *frd.Entry), file func(e *frd.Entry, path string)) {
+	keep := d.Entries[:0]
+	for i := range d.Entries {
+		e := &d.Entries[i]
+		if failed(e.Name) {
+			continue
+		}
+		var path string
+		if len(s.cfg.exclude.patterns) > 0 || s.cfg.timeType == "atime" {
+			path = childPath(d.Path, e.Name)
+			if s.cfg.exclude.excluded(path) {
+				continue
+			}
+		}
+		if e.Type.IsDir() {
+			dir(e)
+			keep = append(keep, *e)
+			continue
+		}
+		file(e, path)
+	}
+	d.Entries = keep
+}
+
+// hashed reports whether e must go through the hard-link set: every file
+// when du hashes all (several arguments, -L), else those with several
+// links, and the command line's own files.
+func (s *scanner) hashed(e *frd.Entry) bool {
+	return s.cfg.hashAll || e.Links > 1 || s.argIDs[[2]uint64{e.Device, e.FileID}]
 }
 
 // take returns the pending subdirectory name of n, or a new node when the

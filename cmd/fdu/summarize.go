@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/pbednarcik/flexreaddir/frd"
+
 	"github.com/pbednarcik/flexreaddir/walk"
 )
 
@@ -74,31 +76,15 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		mu.Lock()
 		bad := failed[d.Path]
 		mu.Unlock()
-		keep := d.Entries[:0]
-		for i := range d.Entries {
-			e := &d.Entries[i]
-			if bad[e.Name] {
-				continue
-			}
-			var path string
-			if len(s.cfg.exclude.patterns) > 0 || s.cfg.timeType == "atime" {
-				path = childPath(d.Path, e.Name)
-				if s.cfg.exclude.excluded(path) {
-					continue
+		listed := len(d.Entries)
+		s.entries(d, func(name string) bool { return bad[name] }, func(*frd.Entry) {},
+			func(e *frd.Entry, path string) {
+				if s.hashed(e) && !s.cfg.countLinks && links.Seen(e.Device, e.FileID) {
+					return
 				}
-			}
-			if e.Type.IsDir() {
-				keep = append(keep, *e)
-				continue
-			}
-			hash := s.cfg.hashAll || e.Links > 1 || s.argIDs[[2]uint64{e.Device, e.FileID}]
-			if hash && !s.cfg.countLinks && links.Seen(e.Device, e.FileID) {
-				continue
-			}
-			local.add(s.entryUsage(e, path))
-		}
-		s.progress.add(len(d.Entries), local.size)
-		d.Entries = keep
+				local.add(s.entryUsage(e, path))
+			})
+		s.progress.add(listed, local.size)
 		mu.Lock()
 		total.add(local)
 		mu.Unlock()
