@@ -81,14 +81,14 @@ func statHandle(fd handle) (info frd.Entry, dev, ino uint64, err error) {
 // statOther fills e, an entry of the open directory fd that is neither a
 // regular file nor a directory, from a stat of it (of what it leads to,
 // when follow is set and it is a symbolic link).
-func statOther(fd handle, e *frd.Entry, follow bool, path string) error {
+func statOther(fd handle, dir string, e *frd.Entry, follow bool) error {
 	flags := unix.AT_SYMLINK_NOFOLLOW
 	if follow {
 		flags = 0
 	}
 	var st unix.Stat_t
 	if _, err := retry(func() (int, error) { return 0, unix.Fstatat(fd, e.Name, &st, flags) }); err != nil {
-		return &os.PathError{Op: "fstatat", Path: path, Err: err}
+		return &os.PathError{Op: "fstatat", Path: joinPath(dir, e.Name), Err: err}
 	}
 	name, link := e.Name, e.Type&fs.ModeSymlink
 	*e = entryFromStat(&st)

@@ -54,7 +54,8 @@ func statEntries(l *frd.Lister, entries []frd.Entry, _ handle, path string) ([]f
 	return l.Stat(entries, 0, path)
 }
 
-func statOther(_ handle, e *frd.Entry, follow bool, path string) error {
+func statOther(_ handle, dir string, e *frd.Entry, follow bool) error {
+	path := joinPath(dir, e.Name)
 	stat := os.Lstat
 	if follow {
 		stat = os.Stat

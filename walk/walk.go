@@ -395,9 +395,8 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 			if e.Type.IsRegular() || e.Type.IsDir() {
 				continue
 			}
-			path := joinPath(d.Path, e.Name)
-			if err := statOther(fd, e, w.opts.FollowSymlinks, path); err != nil {
-				if !w.report(d, path, d.Depth, err) {
+			if err := statOther(fd, d.Path, e, w.opts.FollowSymlinks); err != nil {
+				if !w.report(d, joinPath(d.Path, e.Name), d.Depth, err) {
 					closeHandle(fd)
 					return entries
 				}
