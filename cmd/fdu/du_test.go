@@ -300,6 +300,11 @@ func TestSameAsDu(t *testing.T) {
 		{nil, []string{"-s", "-d", "1", "t"}},
 		{nil, []string{"-s", "-d", "0", "t"}},
 		{nil, []string{"--max-depth=x", "t"}},
+		{nil, []string{"-B", "0", "t"}},
+		{nil, []string{"--block-size=x", "t"}},
+		{nil, []string{"-t", "foo", "t"}},
+		{nil, []string{"--threshold=-0", "t"}},
+		{nil, []string{"-t", "-0", "t"}},
 		{nil, []string{"--time=bogus", "t"}},
 	}
 	for _, c := range cases {

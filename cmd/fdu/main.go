@@ -115,12 +115,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl.BoolVarP(&cfg.all, "all", "a", false, "")
 	fl.BoolVar(&cfg.apparent, "apparent-size", false, "")
 	boolFlag("bytes", "b", func() { cfg.apparent = true; cfg.unit = blockSize{size: 1} })
+	var badBlockSize string // the first -B value that does not parse
 	fl.VarP(&orderedFlag{set: func(v string) error {
 		b, err := parseBlockSize(v)
 		if err == nil {
 			cfg.unit = b
+		} else if badBlockSize == "" {
+			badBlockSize = v
 		}
-		return err
+		return nil // reported after parsing, in du's words
 	}}, "block-size", "B", "")
 	fl.BoolVarP(&cfg.total, "total", "c", false, "")
 	depth := fl.StringP("max-depth", "d", "", "")
@@ -165,6 +168,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usageText)
 		return 0
 	}
+	if badBlockSize != "" {
+		warn("invalid %s argument %s", optionAsGiven(args, "-B", "--block-size"), quote(badBlockSize))
+		return 1
+	}
 	if *showVersion {
 		fmt.Fprintln(stdout, version)
 		return 0
@@ -180,7 +187,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fl.Changed("threshold") {
 		t, err := parseThreshold(*threshold)
 		if err != nil {
-			warn("%v", err)
+			opt := optionAsGiven(args, "-t", "--threshold")
+			if *threshold == "-0" {
+				opt = "--threshold" // du's own words for -0, however it was given
+			}
+			warn("invalid %s argument %s", opt, quote(*threshold))
 			return 1
 		}
 		cfg.threshold = t
@@ -395,6 +406,20 @@ func parseThreshold(s string) (int64, error) {
 		return -int64(n), nil
 	}
 	return int64(n), nil
+}
+
+// optionAsGiven is how the command line spelled an option, short or long,
+// for du's "invalid -B argument" messages, which name it so.
+func optionAsGiven(args []string, short, long string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, long) {
+			return long
+		}
+	}
+	return short
 }
 
 // gnuFlagError words a flag-parsing error as getopt does.
