@@ -9,9 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/walk"
 	"golang.org/x/sys/unix"
 )
@@ -66,7 +68,7 @@ func Clone(src, dst string, opts *Options) (res Result, err error) {
 	}
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFLNK:
-		err = c.symlink(unix.AT_FDCWD, src, parent, name, dst)
+		err = c.symlink(unix.AT_FDCWD, src, parent, name, where{full: dst, src: src})
 	case unix.S_IFDIR:
 		err = c.tree(src, &st, parent, name, dst)
 	case unix.S_IFREG:
@@ -74,10 +76,10 @@ func Clone(src, dst string, opts *Options) (res Result, err error) {
 		if oerr != nil {
 			return res, &Error{"open", filepath.Dir(src), oerr}
 		}
-		err = c.file(srcDir, filepath.Base(src), &st, parent, name, dst)
+		err = c.file(srcDir, filepath.Base(src), &st, parent, name, where{full: dst, src: src})
 		unix.Close(srcDir)
 	default:
-		err = c.special(&st, parent, name, dst)
+		err = c.special(&st, parent, name, where{full: dst, src: src})
 	}
 	res = c.result()
 	if err != nil {
@@ -151,14 +153,42 @@ func openDirAt(dirfd int, name string) (int, error) {
 // testHookDir, when a test sets it, runs first in each directory's visit.
 var testHookDir func(d *walk.Dir)
 
-// pendingDirs are the destination directories made for a source
-// directory's subdirectories, open, waiting for the walk to reach them.
-type pendingDirs struct {
-	mu   sync.Mutex
-	fds  map[string]int
-	self int // this directory's destination, open
-	mode uint32
-	st   unix.Stat_t
+// dstDir is a destination directory: made by its parent's visit, opened
+// by its own, finished (mode and times) by Post. Its descriptor stays open
+// from its visit to its Post only while it has subdirectories to come and
+// the cloner's budget allows; otherwise it is found again from the nearest
+// open ancestor, one openat(O_NOFOLLOW) per level, as the walker does.
+type dstDir struct {
+	parent *dstDir
+	name   string
+	fd     int  // open, or -1
+	kept   bool // counted against the budget
+	st     unix.Stat_t
+}
+
+// openDst opens p's destination directory from its nearest ancestor with
+// an open descriptor. An ancestor's descriptor changes only in its own
+// visit, before its subdirectories are queued, and in its Post, after all
+// of them are done, so a visit below it may read it unlocked.
+func (c *cloner) openDst(p *dstDir) (int, error) {
+	var path []string
+	a := p
+	for ; a.fd < 0; a = a.parent {
+		path = append(path, a.name)
+	}
+	fd := a.fd
+	for i := len(path) - 1; i >= 0; i-- {
+		nfd, err := openDirAt(fd, path[i])
+		if fd != a.fd {
+			unix.Close(fd)
+		}
+		if err != nil {
+			return -1, err
+		}
+		fd = nfd
+	}
+	c.track(fd)
+	return fd, nil
 }
 
 // tree clones the directory src into a new directory name of parent.
@@ -179,7 +209,12 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	c.dirs.Add(1)
 	c.track(root)
 	defer c.closeAll()
-	top := &pendingDirs{self: root, mode: uint32(st.Mode), st: *st}
+	top := &dstDir{fd: root, st: *st}
+	maxKept := int64(c.opts.MaxOpenDirs)
+	if maxKept <= 0 {
+		maxKept = defaultMaxOpenDirs()
+	}
+	var kept atomic.Int64
 
 	var firstErr error
 	var errOnce sync.Once
@@ -189,17 +224,28 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	}
 	rel := func(p string) string { return filepath.Join(dst, p[len(src):]) }
 	opts := &walk.Options{
-		Workers: c.opts.Workers,
-		Names:   true, // the clone stats only what its method needs
-		OnError: func(e *walk.Error) error { return fail(&Error{"walk", e.Path, e.Err}) },
+		Workers:     c.opts.Workers,
+		MaxOpenDirs: c.opts.MaxOpenDirs,
+		Names:       true, // the clone stats only what its method needs
+		OnError:     func(e *walk.Error) error { return fail(&Error{"walk", e.Path, e.Err}) },
 		Post: func(d *walk.Dir) error {
-			p := d.Data.(*pendingDirs)
+			p := d.Data.(*dstDir)
+			if p.kept {
+				kept.Add(-1)
+			}
+			if p.fd < 0 {
+				fd, err := c.openDst(p)
+				if err != nil {
+					return fail(&Error{"openat", rel(d.Path), err})
+				}
+				p.fd = fd
+			}
 			// The directory is complete: its final mode and times.
-			defer c.closeFD(p.self)
-			if err := unix.Fchmod(p.self, p.mode&07777); err != nil {
+			defer func() { c.closeFD(p.fd); p.fd = -1 }()
+			if err := unix.Fchmod(p.fd, uint32(p.st.Mode)&07777); err != nil {
 				return fail(&Error{"fchmod", rel(d.Path), err})
 			}
-			if err := futimens(p.self, p.st.Atim, p.st.Mtim); err != nil {
+			if err := futimens(p.fd, p.st.Atim, p.st.Mtim); err != nil {
 				return fail(&Error{"futimens", rel(d.Path), err})
 			}
 			return nil
@@ -209,56 +255,54 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 		if testHookDir != nil {
 			testHookDir(d)
 		}
-		var p *pendingDirs
-		if d.Parent == nil {
-			p = top
-		} else {
-			pp := d.Parent.Data.(*pendingDirs)
-			pp.mu.Lock()
-			fd, ok := pp.fds[d.Info.Name]
-			delete(pp.fds, d.Info.Name)
-			pp.mu.Unlock()
-			if !ok {
-				return fail(&Error{"clone", rel(d.Path), errors.New("directory appeared during the clone")})
-			}
-			var sst unix.Stat_t
-			if err := unix.Fstat(int(d.Fd()), &sst); err != nil {
+		p := top
+		if d.Parent != nil {
+			p = &dstDir{parent: d.Parent.Data.(*dstDir), name: d.Info.Name, fd: -1}
+			if err := unix.Fstat(int(d.Fd()), &p.st); err != nil {
 				return fail(&Error{"fstat", d.Path, err})
 			}
-			p = &pendingDirs{self: fd, mode: uint32(sst.Mode), st: sst}
+			fd, err := c.openDst(p)
+			if err != nil {
+				return fail(&Error{"openat", rel(d.Path), err})
+			}
+			p.fd = fd
 		}
+		defer func() {
+			// Subdirectories to come: keep the descriptor for them and for
+			// Post if the budget allows. Otherwise Post, which follows this
+			// visit at once, needs it anyway.
+			if subdirs := slices.ContainsFunc(d.Entries, func(e frd.Entry) bool { return e.Type.IsDir() }); subdirs && p != top {
+				if kept.Add(1) <= maxKept {
+					p.kept = true
+				} else {
+					kept.Add(-1)
+					c.closeFD(p.fd)
+					p.fd = -1
+				}
+			}
+		}()
 		d.Data = p
 		srcfd := int(d.Fd())
 		for _, e := range d.Entries {
-			to := filepath.Join(rel(d.Path), e.Name)
+			// The destination's path, for an error: built only then.
+			to := where{dstRoot: dst, srcRoot: src, srcDir: d.Path, name: e.Name}
 			var err error
 			switch {
 			case e.Type.IsDir():
-				if err = unix.Mkdirat(p.self, e.Name, 0o700); err != nil {
-					return fail(&Error{"mkdirat", to, err})
+				if err = unix.Mkdirat(p.fd, e.Name, 0o700); err != nil {
+					return fail(&Error{"mkdirat", to.String(), err})
 				}
-				fd, err := openDirAt(p.self, e.Name)
-				if err != nil {
-					return fail(&Error{"openat", to, err})
-				}
-				c.track(fd)
-				p.mu.Lock()
-				if p.fds == nil {
-					p.fds = map[string]int{}
-				}
-				p.fds[e.Name] = fd
-				p.mu.Unlock()
 				c.dirs.Add(1)
 			case e.Type&fs.ModeSymlink != 0:
-				err = c.symlink(srcfd, e.Name, p.self, e.Name, to)
+				err = c.symlink(srcfd, e.Name, p.fd, e.Name, to)
 			case e.Type.IsRegular():
-				err = c.file(srcfd, e.Name, nil, p.self, e.Name, to)
+				err = c.file(srcfd, e.Name, nil, p.fd, e.Name, to)
 			default:
 				var st unix.Stat_t
 				if err = unix.Fstatat(srcfd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 					err = &Error{"fstatat", filepath.Join(d.Path, e.Name), err}
 				} else {
-					err = c.special(&st, p.self, e.Name, to)
+					err = c.special(&st, p.fd, e.Name, to)
 				}
 			}
 			if err != nil {
@@ -273,13 +317,35 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	return err
 }
 
+// where is a destination path for an error message, kept in parts so
+// that a clone builds it only when something fails.
+type where struct {
+	full, src                      string // given whole, with the source's
+	dstRoot, srcRoot, srcDir, name string // else: srcDir's name under dstRoot
+}
+
+func (w where) String() string {
+	if w.full != "" {
+		return w.full
+	}
+	return filepath.Join(w.dstRoot, w.srcDir[len(w.srcRoot):], w.name)
+}
+
+// source is the path of the entry being cloned.
+func (w where) source() string {
+	if w.full != "" {
+		return w.src
+	}
+	return filepath.Join(w.srcDir, w.name)
+}
+
 // symlink makes again at name in dstDir the symbolic link name in srcDir.
-func (c *cloner) symlink(srcDir int, srcName string, dstDir int, name, dst string) error {
+func (c *cloner) symlink(srcDir int, srcName string, dstDir int, name string, dst where) error {
 	buf := make([]byte, 256)
 	for {
 		n, err := unix.Readlinkat(srcDir, srcName, buf)
 		if err != nil {
-			return &Error{"readlinkat", srcName, err}
+			return &Error{"readlinkat", dst.source(), err}
 		}
 		if n < len(buf) {
 			buf = buf[:n]
@@ -288,7 +354,7 @@ func (c *cloner) symlink(srcDir int, srcName string, dstDir int, name, dst strin
 		buf = make([]byte, 2*len(buf))
 	}
 	if err := unix.Symlinkat(string(buf), dstDir, name); err != nil {
-		return &Error{"symlinkat", dst, err}
+		return &Error{"symlinkat", dst.String(), err}
 	}
 	c.links.Add(1)
 	return nil
@@ -297,17 +363,17 @@ func (c *cloner) symlink(srcDir int, srcName string, dstDir int, name, dst strin
 // file makes at name in dstDir the regular file name of srcDir, by the
 // clone's method. st describes the source file, or is nil: a hard link
 // needs no stat, a copy or a reflink one for the mode, size and times.
-func (c *cloner) file(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name, dst string) error {
+func (c *cloner) file(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name string, dst where) error {
 	c.mu.Lock()
 	method := c.method
 	c.mu.Unlock()
 	if st == nil && method != Hardlink {
 		st = new(unix.Stat_t)
 		if err := unix.Fstatat(srcDir, srcName, st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			return &Error{"fstatat", dst, err}
+			return &Error{"fstatat", dst.String(), err}
 		}
 		if st.Mode&unix.S_IFMT != unix.S_IFREG {
-			return &Error{"clone", dst, errors.New("changed from a regular file during the clone")}
+			return &Error{"clone", dst.String(), errors.New("changed from a regular file during the clone")}
 		}
 	}
 	if method == Auto {
@@ -323,7 +389,7 @@ func (c *cloner) file(srcDir int, srcName string, st *unix.Stat_t, dstDir int, n
 	switch method {
 	case Hardlink:
 		if err = unix.Linkat(srcDir, srcName, dstDir, name, 0); err != nil {
-			err = &Error{"linkat", dst, err}
+			err = &Error{"linkat", dst.String(), err}
 		}
 	case Reflink, Copy:
 		err = c.copyFile(srcDir, srcName, st, dstDir, name, dst, method == Reflink)
@@ -341,7 +407,7 @@ func (c *cloner) file(srcDir int, srcName string, st *unix.Stat_t, dstDir int, n
 // decide resolves Auto on the first file: it tries a reflink, which it
 // keeps if it works (returning ""), else settles on a hard link when src
 // and dst share a device, else a copy.
-func (c *cloner) decide(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name, dst string) Method {
+func (c *cloner) decide(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name string, dst where) Method {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.method != Auto {
@@ -362,7 +428,7 @@ func (c *cloner) decide(srcDir int, srcName string, st *unix.Stat_t, dstDir int,
 
 // copyFile makes a new file with st's mode and times, its data cloned
 // (FICLONE) or copied (copy_file_range).
-func (c *cloner) copyFile(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name, dst string, reflink bool) error {
+func (c *cloner) copyFile(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name string, dst where, reflink bool) error {
 	in, err := unix.Openat(srcDir, srcName, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return &Error{"openat", srcName, err}
@@ -370,40 +436,40 @@ func (c *cloner) copyFile(srcDir int, srcName string, st *unix.Stat_t, dstDir in
 	defer unix.Close(in)
 	out, err := unix.Openat(dstDir, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
-		return &Error{"openat", dst, err}
+		return &Error{"openat", dst.String(), err}
 	}
 	defer unix.Close(out)
 	if reflink {
 		if err := cloneData(out, in); err != nil {
-			return &Error{"FICLONE", dst, err}
+			return &Error{"FICLONE", dst.String(), err}
 		}
 	} else if err := copyData(in, out, st.Size); err != nil {
-		return &Error{"copy", dst, err}
+		return &Error{"copy", dst.String(), err}
 	}
 	if err := unix.Fchmod(out, uint32(st.Mode)&07777); err != nil {
-		return &Error{"fchmod", dst, err}
+		return &Error{"fchmod", dst.String(), err}
 	}
 	if err := futimens(out, st.Atim, st.Mtim); err != nil {
-		return &Error{"futimens", dst, err}
+		return &Error{"futimens", dst.String(), err}
 	}
 	return nil
 }
 
 // special handles a FIFO, socket or device as the options say.
-func (c *cloner) special(st *unix.Stat_t, dstDir int, name, dst string) error {
+func (c *cloner) special(st *unix.Stat_t, dstDir int, name string, dst where) error {
 	switch c.opts.Specials {
 	case SkipSpecials:
 		c.skipped.Add(1)
 		return nil
 	case FailOnSpecials:
-		return &Error{"clone", dst, fmt.Errorf("a special file (mode %#o)", st.Mode)}
+		return &Error{"clone", dst.String(), fmt.Errorf("a special file (mode %#o)", st.Mode)}
 	}
 	if st.Mode&unix.S_IFMT == unix.S_IFSOCK {
 		c.skipped.Add(1) // a socket cannot be made again without its server
 		return nil
 	}
 	if err := mknodAt(dstDir, name, uint32(st.Mode), int(st.Rdev)); err != nil {
-		return &Error{"mknodat", dst, err}
+		return &Error{"mknodat", dst.String(), err}
 	}
 	c.specials.Add(1)
 	return nil
@@ -491,4 +557,14 @@ func copyData(in, out int, size int64) error {
 			w = w[m:]
 		}
 	}
+}
+
+// defaultMaxOpenDirs is the walker's default: a quarter of RLIMIT_NOFILE,
+// at most 1,024.
+func defaultMaxOpenDirs() int64 {
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) != nil {
+		return 64
+	}
+	return int64(min(max(rl.Cur/4, 4), 1024))
 }

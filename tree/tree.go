@@ -42,6 +42,11 @@ type Options struct {
 	Method   Method
 	Workers  int
 	Specials Specials
+	// MaxOpenDirs bounds the directories kept open on each side, source
+	// and destination, besides one per worker; others are found again
+	// from an open ancestor. Zero means a quarter of RLIMIT_NOFILE, at
+	// most 1,024.
+	MaxOpenDirs int
 }
 
 // Result says what Clone did.

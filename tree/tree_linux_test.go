@@ -2,14 +2,18 @@ package tree
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
+	"github.com/pbednarcik/flexreaddir/internal/treegen"
 	"github.com/pbednarcik/flexreaddir/walk"
 	"golang.org/x/sys/unix"
 )
@@ -322,4 +326,105 @@ func openFDs(t *testing.T) int {
 	des, err := os.ReadDir("/proc/self/fd")
 	must(t, err)
 	return len(des)
+}
+
+// TestCloneFewDescriptors clones, with RLIMIT_NOFILE at 256, a directory
+// of 2,000 subdirectories and a chain 300 deep with a sibling at every
+// level: the clone must keep only a bounded number of destination
+// directories open, as the walker does on the source side.
+func TestCloneFewDescriptors(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	for i := range 2000 {
+		d := filepath.Join(src, "wide", "d"+strconv.Itoa(i))
+		must(t, os.MkdirAll(d, 0o755))
+		must(t, os.WriteFile(filepath.Join(d, "f"), []byte(strconv.Itoa(i)), 0o644))
+	}
+	deep := filepath.Join(src, "deep")
+	for i := range 300 {
+		must(t, os.MkdirAll(filepath.Join(deep, "side"), 0o750))
+		deep = filepath.Join(deep, "down")
+		if i%50 == 0 {
+			must(t, os.MkdirAll(deep, 0o755))
+			must(t, os.WriteFile(filepath.Join(deep, "f"), nil, 0o600))
+		}
+	}
+	must(t, os.MkdirAll(deep, 0o755))
+
+	var old unix.Rlimit
+	must(t, unix.Getrlimit(unix.RLIMIT_NOFILE, &old))
+	lim := old
+	lim.Cur = 256
+	must(t, unix.Setrlimit(unix.RLIMIT_NOFILE, &lim))
+	defer unix.Setrlimit(unix.RLIMIT_NOFILE, &old)
+
+	before := openFDs(t)
+	for _, opts := range []Options{{Method: Hardlink, Workers: 2}, {Method: Copy, Workers: 8}, {Method: Hardlink, Workers: 3, MaxOpenDirs: 1}} {
+		dst := filepath.Join(base, fmt.Sprintf("dst-%s-%d-%d", opts.Method, opts.Workers, opts.MaxOpenDirs))
+		res, err := Clone(src, dst, &opts)
+		must(t, err)
+		if res.Dirs != 1+1+2000+1+600 || res.Files != 2000+6 {
+			t.Errorf("%+v: result %+v", opts, res)
+		}
+		checkClone(t, src, dst, opts.Method, false)
+	}
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open after the clones, %d before", after, before)
+	}
+}
+
+// TestCloneLargeTree clones the 100,000-entry source-checkout shape (with
+// one-byte files, symbolic links and hard links added) by hard links and
+// by copies, checks every entry, and seals and unseals the clone.
+func TestCloneLargeTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping the 100,000-entry tree in -short mode")
+	}
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	must(t, os.Mkdir(src, 0o755))
+	shape := treegen.SourceCheckout
+	shape.MaxSize, shape.Symlinks, shape.HardLinks = 1, 1, 7
+	n, err := treegen.Make(src, shape, 1)
+	must(t, err)
+	if n < 100000 {
+		t.Fatalf("the tree has %d entries, want 100,000 or more", n)
+	}
+	var dirs, files, links int
+	must(t, filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		must(t, err)
+		switch {
+		case d.IsDir():
+			dirs++
+		case d.Type().IsRegular():
+			files++
+		case d.Type()&fs.ModeSymlink != 0:
+			links++
+		}
+		return nil
+	}))
+	for _, m := range []Method{Hardlink, Copy} {
+		dst := filepath.Join(base, "dst-"+string(m))
+		res, err := Clone(src, dst, &Options{Method: m})
+		must(t, err)
+		if res.Method != m || res.Dirs != dirs || res.Files != files || res.Symlinks != links {
+			t.Errorf("%s: result %+v, want %d dirs, %d files, %d links", m, res, dirs, files, links)
+		}
+		checkClone(t, src, dst, m, false)
+	}
+	dst := filepath.Join(base, "dst-copy")
+	sealed, err := FilesReadOnly(dst, 0)
+	must(t, err)
+	if sealed != files {
+		t.Errorf("FilesReadOnly changed %d files, want %d", sealed, files)
+	}
+	must(t, filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		must(t, err)
+		if d.Type().IsRegular() {
+			if fi, err := d.Info(); err != nil || fi.Mode().Perm()&0o222 != 0 {
+				t.Fatalf("%s: %v %v after FilesReadOnly", p, fi.Mode(), err)
+			}
+		}
+		return nil
+	}))
 }
