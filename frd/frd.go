@@ -153,10 +153,41 @@ type Lister struct {
 	// full. On Linux the descriptor is moved to its start with lseek first.
 	Rewind bool
 
-	sys sysLister // the platform's buffers
+	// ReuseNames keeps the names of each call in storage the Lister
+	// reuses, as bufio.Scanner.Bytes does its buffer: an Entry's Name is
+	// then valid only until the Lister's next call, and must be copied
+	// (strings.Clone) to be kept. It saves the one allocation per read
+	// that the names share, for a caller that looks at each listing once,
+	// such as a disk-usage count. Where the names come from package os
+	// (the portable fallback) they stay valid as usual.
+	ReuseNames bool
+
+	names []byte    // the names' storage under ReuseNames
+	sys   sysLister // the platform's buffers
 
 	_ noCopy
 }
+
+// nameSpace returns room for n bytes of names, empty, with capacity n: a
+// new allocation, or under ReuseNames the next part of the Lister's own
+// storage (a call starts it again with resetNames). A part handed out is
+// never overwritten within one call: when the storage is full a new array
+// is taken, and the old one lives on as long as a name points into it.
+func (l *Lister) nameSpace(n int) []byte {
+	if !l.ReuseNames {
+		return make([]byte, 0, n)
+	}
+	if cap(l.names)-len(l.names) < n {
+		l.names = make([]byte, 0, max(n, 2*cap(l.names), 4096))
+	}
+	i := len(l.names)
+	l.names = l.names[:i+n]
+	return l.names[i:i:i+n]
+}
+
+// resetNames starts a call: under ReuseNames the names of the last call
+// are overwritten from here on.
+func (l *Lister) resetNames() { l.names = l.names[:0] }
 
 // noCopy makes go vet's copylocks check report a Lister copied by value.
 type noCopy struct{}

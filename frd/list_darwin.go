@@ -38,6 +38,7 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 	if l.sys.buf == nil {
 		l.sys.buf = make([]byte, bufSize)
 	}
+	l.resetNames()
 	if l.Names {
 		return l.listNames(dst, fd, dirName)
 	}
@@ -81,7 +82,7 @@ func (l *Lister) listBulk(dst []Entry, fd int, dirName string) ([]Entry, error) 
 			}
 			namesLen += len(e.name)
 		}
-		names := make([]byte, 0, namesLen)
+		names := l.nameSpace(namesLen)
 		for i := range s.entries {
 			names = append(names, s.entries[i].name...)
 		}
@@ -156,7 +157,7 @@ func (l *Lister) listNames(dst []Entry, fd int, dirName string) ([]Entry, error)
 // appendNames appends the entries of parsed records, stat'ing those whose
 // record carries no type.
 func (l *Lister) appendNames(dst []Entry, fd int, dirName string, buf []byte, namesLen int) ([]Entry, error) {
-	names := make([]byte, 0, namesLen)
+	names := l.nameSpace(namesLen)
 	for _, r := range l.sys.recs {
 		names = append(names, buf[r.nameOff:r.nameOff+uint32(r.nameLen)]...)
 	}

@@ -62,6 +62,7 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 	if s.buf == nil {
 		s.buf = make([]byte, bufSize)
 	}
+	l.resetNames()
 	for {
 		var n int
 		err := ignoringEINTR(func() (err error) {
@@ -89,7 +90,7 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 		}
 
 		// The names of one read share one allocation.
-		names := make([]byte, 0, namesLen)
+		names := l.nameSpace(namesLen)
 		for _, r := range s.recs {
 			names = append(names, buf[r.nameOff:r.nameOff+uint32(r.nameLen)]...)
 		}

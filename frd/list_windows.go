@@ -46,6 +46,7 @@ func (l *Lister) appendHandle(dst []Entry, fd uintptr, name string) ([]Entry, er
 	if len(s.buf) < windowsBufSize {
 		s.buf = make([]byte, windowsBufSize)
 	}
+	l.resetNames()
 	h := windows.Handle(fd)
 	extd := !l.Names
 	restart := l.Rewind
@@ -106,7 +107,7 @@ func (l *Lister) appendInfos(dst []Entry, recs []dirInfo, extd bool) []Entry {
 	for i := range recs {
 		total += wtf8Len(recs[i].name)
 	}
-	names := make([]byte, 0, total)
+	names := l.nameSpace(total)
 	for i := range recs {
 		names = appendWTF8(names, recs[i].name)
 	}

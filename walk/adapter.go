@@ -38,12 +38,14 @@ func WalkDir(root string, fn fs.WalkDirFunc) error {
 
 // Walk is WalkDir with options, shaped as fastwalk.Walk is. Under
 // opts.FollowSymlinks a root that is a symbolic link to a directory is
-// walked; Post and OnError are replaced by the adapter's own.
+// walked; Post and OnError are replaced by the adapter's own, and Reuse
+// is ignored.
 func Walk(opts *Options, root string, fn fs.WalkDirFunc) error {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
+	o.Reuse = false // fs.DirEntry values are often kept
 	stat := os.Lstat
 	if o.FollowSymlinks {
 		stat = os.Stat

@@ -48,6 +48,19 @@ type Options struct {
 	// Lister.Names).
 	Names bool
 
+	// Reuse lets the walk reuse the storage of what it hands to the
+	// callbacks once they are done with it: the entries' names (frd's
+	// Lister.ReuseNames), valid like Dir.Entries only during the DirFunc,
+	// and each Dir, valid until its Post returns, or without Post until
+	// the last DirFunc of its subtree returns (its subdirectories' calls
+	// may read it through Parent). An Error's Dir is then valid only
+	// during OnError, and the error Dirs returns has none. A walk that
+	// keeps nothing, such as a disk-usage sum, then allocates almost
+	// nothing per directory beyond its path; a caller that keeps a name
+	// copies it (strings.Clone). Walk and WalkDir ignore Reuse, since
+	// their fs.DirEntry values are often kept.
+	Reuse bool
+
 	// StatAll fills the metadata of every entry that is not a directory,
 	// as frd fills a regular file's: symbolic links, devices, FIFOs and
 	// sockets, one stat each relative to the directory. A disk-usage tool
@@ -113,6 +126,8 @@ type Error struct {
 	// the one holding the entry that failed. For a directory that could not
 	// be opened it has Path, Depth and Parent only. Valid until the walk
 	// ends.
+	// Under Options.Reuse it is valid only during OnError, and the
+	// error Dirs returns has none.
 	Dir *Dir
 }
 
@@ -200,6 +215,9 @@ type walker struct {
 
 	splitAt int64 // Options.SplitDirSize, resolved
 
+	freeMu sync.Mutex
+	free   []*node // finished nodes, under Options.Reuse
+
 	kept    atomic.Int32 // descriptors kept open for subdirectories
 	maxKept int32
 	rootDev uint64
@@ -286,6 +304,7 @@ func (w *walker) stop(err error) {
 func (w *walker) work() {
 	var l frd.Lister
 	l.Names = w.opts.Names
+	l.ReuseNames = w.opts.Reuse
 	var entries []frd.Entry
 	for {
 		w.mu.Lock()
@@ -320,6 +339,9 @@ func (w *walker) work() {
 func (w *walker) report(d *Dir, path string, depth int, err error) bool {
 	e := &Error{Path: path, Depth: depth, Err: err, Dir: d}
 	if w.opts.OnError == nil {
+		if w.opts.Reuse {
+			e.Dir = nil // its storage will be reused before Dirs returns
+		}
 		w.mu.Lock()
 		if w.first == nil {
 			w.first = e
@@ -512,7 +534,8 @@ func (w *walker) subdirs(n *node, fd handle, entries []frd.Entry) []*node {
 		case !e.Type.IsDir():
 			continue
 		}
-		c := &node{parent: n, name: strings.Clone(e.Name), fd: noHandle, follow: follow}
+		c := w.newNode()
+		c.parent, c.name, c.fd, c.follow = n, strings.Clone(e.Name), noHandle, follow
 		c.dir = Dir{Path: joinPath(n.dir.Path, c.name), Depth: n.dir.Depth + 1, Parent: &n.dir, fd: noHandle}
 		c.remaining.Store(1)
 		subs = append(subs, c)
@@ -538,7 +561,7 @@ func (w *walker) push(subs []*node) {
 // subtree. The last one runs Post for n and finishes n's share of its
 // parent.
 func (w *walker) finish(n *node) {
-	for ; n != nil; n = n.parent {
+	for n != nil {
 		if n.remaining.Add(-1) != 0 {
 			return
 		}
@@ -548,7 +571,38 @@ func (w *walker) finish(n *node) {
 				return
 			}
 		}
+		parent := n.parent
+		if w.opts.Reuse && parent != nil {
+			// Done: no subdirectory is left to read it through Parent,
+			// and its descriptor was closed when the last one was opened.
+			w.release(n)
+		}
+		n = parent
 	}
+}
+
+// newNode returns a node for a subdirectory: one released under
+// Options.Reuse, or a new one.
+func (w *walker) newNode() *node {
+	if w.opts.Reuse {
+		w.freeMu.Lock()
+		if k := len(w.free); k > 0 {
+			n := w.free[k-1]
+			w.free = w.free[:k-1]
+			w.freeMu.Unlock()
+			return n
+		}
+		w.freeMu.Unlock()
+	}
+	return new(node)
+}
+
+// release keeps a finished node for newNode.
+func (w *walker) release(n *node) {
+	*n = node{}
+	w.freeMu.Lock()
+	w.free = append(w.free, n)
+	w.freeMu.Unlock()
 }
 
 // open opens n's directory: the root by its path, any other relative to

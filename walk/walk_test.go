@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -120,6 +121,10 @@ func TestDirsMatchesStdlib(t *testing.T) {
 	})
 	t.Run("fd budget 1", func(t *testing.T) {
 		diffRecords(t, dirsRecords(t, root, &Options{Workers: 3, MaxOpenDirs: 1}), want)
+	})
+	t.Run("names reused", func(t *testing.T) {
+		diffRecords(t, dirsRecords(t, root, &Options{Workers: 3, Reuse: true}), want)
+		diffRecords(t, dirsRecords(t, root, &Options{Workers: 2, Reuse: true, SplitDirSize: 1, MaxOpenDirs: 1}), want)
 	})
 }
 
@@ -245,11 +250,27 @@ func TestPostTotals(t *testing.T) {
 		}
 		return nil
 	}))
+	for _, reuse := range []bool{false, true} {
+		var mu sync.Mutex
+		got := map[string]int64{}
+		postTotals(t, root, reuse, &mu, got)
+		if len(got) != len(want) {
+			t.Errorf("reuse %v: %d directories, want %d", reuse, len(got), len(want))
+		}
+		for p, w := range want {
+			if got[p] != w {
+				t.Errorf("reuse %v: %s: total %d, want %d", reuse, p, got[p], w)
+			}
+		}
+	}
+}
+
+// postTotals adds up each directory's files bottom-up with Post, into got.
+func postTotals(t *testing.T, root string, reuse bool, mu *sync.Mutex, got map[string]int64) {
 	type total struct{ n atomic.Int64 }
-	var mu sync.Mutex
-	got := map[string]int64{}
 	must(t, Dirs(context.Background(), root, &Options{
 		Workers: 4,
+		Reuse:   reuse,
 		Post: func(d *Dir) error {
 			tot := d.Data.(*total).n.Load()
 			if d.Parent != nil {
@@ -268,14 +289,40 @@ func TestPostTotals(t *testing.T) {
 		d.Data = tot
 		return nil
 	}))
-	if len(got) != len(want) {
-		t.Errorf("%d directories, want %d", len(got), len(want))
+}
+
+// TestReuseAllocates: under Reuse a walk of 2,011 directories allocates
+// less than half the bytes it does without, the finished directories'
+// storage serving again; the listings are the same either way.
+func TestReuseAllocates(t *testing.T) {
+	if raceEnabled {
+		t.Skip("skipping under the race detector, which changes allocations")
 	}
-	for p, w := range want {
-		if got[p] != w {
-			t.Errorf("%s: total %d, want %d", p, got[p], w)
+	root := t.TempDir()
+	for i := range 1000 {
+		must(t, os.MkdirAll(filepath.Join(root, fmt.Sprint("d", i%10), fmt.Sprint("e", i), "f"), 0o755))
+	}
+	diffRecords(t, dirsRecords(t, root, &Options{Workers: 2, Reuse: true}), dirsRecords(t, root, &Options{Workers: 2}))
+	var bytes [2]uint64
+	for i, reuse := range []bool{false, true} {
+		var n atomic.Int64
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		must(t, Dirs(context.Background(), root, &Options{Workers: 1, Reuse: reuse}, func(d *Dir) error {
+			n.Add(int64(len(d.Entries)))
+			return nil
+		}))
+		runtime.ReadMemStats(&after)
+		bytes[i] = after.TotalAlloc - before.TotalAlloc
+		if n.Load() != 2010 {
+			t.Fatalf("reuse %v: %d entries, want 2,010", reuse, n.Load())
 		}
 	}
+	if bytes[1]*2 > bytes[0] {
+		t.Errorf("a walk allocated %d bytes under Reuse, %d without: want less than half", bytes[1], bytes[0])
+	}
+	t.Logf("bytes allocated: %d without Reuse, %d with", bytes[0], bytes[1])
 }
 
 func TestMaxDepthAndSkipDir(t *testing.T) {

@@ -33,6 +33,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		OneFileSystem:  s.cfg.oneFS,
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,
+		Reuse:          true, // nothing here keeps a name or a Dir
 		OnError: func(e *walk.Error) error {
 			if e.Dir != nil && e.Path == e.Dir.Path {
 				if e.Dir.Data == nil { // not opened: count its own size, as du does

@@ -245,3 +245,60 @@ func (b *syncBuffer) String() string {
 	defer func() { <-b.mu }()
 	return b.buf.String()
 }
+
+// encodingJSON is what printJSON must match: encoding/json's Encoder
+// without HTML escaping.
+func encodingJSON(t testing.TB, v any) string {
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+func TestPrintJSONMatchesEncodingJSON(t *testing.T) {
+	odd := []string{"", "plain", "quote\"back\\slash", "new\nline\ttab\rcr\bbs\fff", "\x00\x01\x1f\x7f",
+		"caf\xc3\xa9", "bad\xffbyte", "\xe2\x80\xa8\xe2\x80\xa9", "cut\xe2\x80", "<&>", "\xf0\x9f\x98\x80", "\xed\xa0\x80"}
+	for b := range 256 {
+		odd = append(odd, string([]byte{byte(b)}), "a"+string([]byte{byte(b)})+"z")
+	}
+	var roots []*vnode
+	for i, name := range odd {
+		v := &vnode{Name: name, Size: uint64(i) << 40, Inodes: uint64(i), Dir: i%2 == 0, Error: i%3 == 0}
+		if i%5 == 0 {
+			v.Children = []*vnode{{Name: name + "/child", Size: 1, Inodes: 1}, {Name: "x", Dir: true, Children: []*vnode{{Name: name}}}}
+		}
+		roots = append(roots, v)
+	}
+	var got strings.Builder
+	if err := printJSON(&got, roots); err != nil {
+		t.Fatal(err)
+	}
+	if want := encodingJSON(t, roots); got.String() != want {
+		for i := range min(len(want), len(got.String())) {
+			if want[i] != got.String()[i] {
+				t.Fatalf("differs at byte %d:\n got %q\nwant %q", i, got.String()[max(0, i-40):min(len(got.String()), i+40)], want[max(0, i-40):min(len(want), i+40)])
+			}
+		}
+		t.Fatalf("lengths %d and %d", got.Len(), len(want))
+	}
+	var empty strings.Builder
+	printJSON(&empty, nil)
+	if want := encodingJSON(t, []*vnode{}); empty.String() != want {
+		t.Errorf("no roots: %q, want %q", empty.String(), want)
+	}
+}
+
+func FuzzJSONString(f *testing.F) {
+	for _, s := range []string{"", "a\"b", "\xff", "\xe2\x80\xa8", "\x00", "é"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := string(appendJSONString(nil, s)) + "\n"
+		if want := encodingJSON(t, s); got != want {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+	})
+}
