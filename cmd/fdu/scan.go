@@ -95,6 +95,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		OneFileSystem:  s.cfg.oneFS,
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,
+		Reuse:          true, // the tree keeps copies of the names, and no Dir
 		OnError: func(e *walk.Error) error {
 			s.onError(top, e)
 			return nil
