@@ -140,6 +140,16 @@ func statEntries(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]
 	return l.Stat(entries, uintptr(fd), path)
 }
 
+// lstatAt stats name in the open directory fd without following a link,
+// for its error alone.
+func lstatAt(fd handle, dir, name string) error {
+	var st unix.Stat_t
+	if _, err := retry(func() (int, error) { return 0, unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
+		return &os.PathError{Op: "fstatat", Path: joinPath(dir, name), Err: err}
+	}
+	return nil
+}
+
 // isDirAt reports whether name in parent is, or leads through symbolic
 // links to, a directory.
 func isDirAt(parent handle, name, path string) bool {

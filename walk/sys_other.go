@@ -54,6 +54,12 @@ func statEntries(l *frd.Lister, entries []frd.Entry, _ handle, path string) ([]f
 	return l.Stat(entries, 0, path)
 }
 
+// lstatAt stats name in dir without following a link, for its error alone.
+func lstatAt(_ handle, dir, name string) error {
+	_, err := os.Lstat(joinPath(dir, name))
+	return err
+}
+
 func statOther(_ handle, dir string, e *frd.Entry, follow bool) error {
 	path := joinPath(dir, e.Name)
 	stat := os.Lstat

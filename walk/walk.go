@@ -404,6 +404,17 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 	} else {
 		entries, err = listHandle(l, entries[:0], fd, d.Path)
 	}
+	if err != nil && !w.opts.Names && errPath(err, d.Path) != d.Path {
+		// An entry could not be stat'ed (a directory that may be read but
+		// not searched fails every one): list it again by names and stat
+		// each entry on its own, reporting every failure and keeping the
+		// rest, as du does.
+		var ok bool
+		if entries, ok, err = w.listEach(l, entries[:0], fd, d); !ok {
+			closeHandle(fd)
+			return entries
+		}
+	}
 	if err != nil {
 		d.Err = err
 		if !w.report(d, errPath(err, d.Path), d.Depth, err) {
@@ -511,6 +522,49 @@ func (w *walker) listSplit(l *frd.Lister, dst []frd.Entry, fd handle, path strin
 		}
 	}
 	return dst, nil
+}
+
+// listEach lists the directory d, open as fd, from its start by names,
+// then stats each entry on its own: a regular file for its metadata, and
+// under StatAll any other entry to know that it can be. Each entry that
+// fails is reported and left out. It returns false when OnError ended the
+// walk, and an error when even the names could not be read.
+func (w *walker) listEach(l *frd.Lister, dst []frd.Entry, fd handle, d *Dir) ([]frd.Entry, bool, error) {
+	l.Names, l.Rewind = true, true
+	dst, err := listHandle(l, dst, fd, d.Path)
+	l.Names, l.Rewind = false, false
+	if err != nil {
+		return dst, true, err
+	}
+	n := 0
+	for i := range dst {
+		e := dst[i]
+		switch {
+		case e.Type.IsRegular():
+			var one []frd.Entry
+			one, err = statEntries(l, dst[i:i+1], fd, d.Path)
+			if err == nil && len(one) == 0 {
+				continue // removed since the listing
+			}
+			if err == nil {
+				e = one[0]
+			}
+		case w.opts.StatAll:
+			err = lstatAt(fd, d.Path, e.Name)
+		}
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if !w.report(d, joinPath(d.Path, e.Name), d.Depth, err) {
+				return dst[:n], false, nil
+			}
+			continue
+		}
+		dst[n] = e
+		n++
+	}
+	return dst[:n], true, nil
 }
 
 // subdirs makes a node for each directory among entries, the listing of n

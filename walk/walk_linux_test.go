@@ -187,14 +187,16 @@ func TestUnreadableGoesOn(t *testing.T) {
 		must(t, os.MkdirAll(filepath.Join(root, d), 0o755))
 	}
 	must(t, os.WriteFile(filepath.Join(root, "listonly", "file"), []byte("x"), 0o644))
+	must(t, os.WriteFile(filepath.Join(root, "listonly", "file2"), []byte("x"), 0o644))
 	must(t, os.Chmod(filepath.Join(root, "closed"), 0o700))   // nobody may not read it
 	must(t, os.Chmod(filepath.Join(root, "listonly"), 0o744)) // nobody may read, not search
 
 	var r helperResult
 	must(t, json.Unmarshal(testfs.RunAsNobody(t, top, helperEnv+"="+root), &r))
 	slices.Sort(r.Dirs)
-	// closed/ cannot be opened; listonly/ is listed up to its file, whose
-	// stat fails; its subdirectory cannot be opened (no search right).
+	// closed/ cannot be opened; listonly/ is listed, and each of its files
+	// reported, since every stat fails; its subdirectory cannot be opened
+	// (no search right).
 	wantDirs := []string{"", "/listonly", "/ok", "/ok/sub", "/z"}
 	if !slices.Equal(r.Dirs, wantDirs) {
 		t.Errorf("walked %q, want %q", r.Dirs, wantDirs)
@@ -203,6 +205,8 @@ func TestUnreadableGoesOn(t *testing.T) {
 	for _, want := range []string{
 		filepath.Join(root, "closed") + ": permission denied",
 		filepath.Join(root, "listonly", "file") + ": permission denied",
+		filepath.Join(root, "listonly", "file2") + ": permission denied",
+		filepath.Join(root, "listonly", "sub") + ": permission denied",
 	} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("errors %q lack %q", r.Errors, want)

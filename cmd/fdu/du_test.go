@@ -358,7 +358,26 @@ func TestUnreadableAsNobody(t *testing.T) {
 	if err := os.Chmod(filepath.Join(root, "closed"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"u"}, {"-a", "u"}, {"-sc", "u", "u/closed"}} {
+	// Read but not searched: du lists its names and cannot stat any of
+	// them, reporting each.
+	for _, p := range []string{"listonly/sub/x", "listonly/f1", "listonly/f2", "listonly/link"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte("data"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Remove(filepath.Join(root, "listonly", "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("f1", filepath.Join(root, "listonly", "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(root, "listonly"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"u"}, {"-a", "u"}, {"-sc", "u", "u/closed"}, {"-s", "u/listonly"}, {"--inodes", "-a", "u"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(du, args...)
 			cmd.Args[0] = "du"
