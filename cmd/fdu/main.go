@@ -59,10 +59,11 @@ type config struct {
 
 func main() {
 	if _, ok := os.LookupEnv("GOGC"); !ok {
-		// A scan makes garbage (each listing's names) but keeps little
-		// alive: collecting at 50% growth rather than 100% cuts the deep
-		// tree's peak footprint from 7.6 to 5.8 MiB at no cost in CPU;
-		// 20% saves 0.4 MiB more but costs 10% CPU (BENCHMARKS.md).
+		// A -s scan allocates little (walk.Options.Reuse), but the full
+		// scan keeps a record per directory: collecting at 50% growth
+		// rather than 100% cut the deep tree's peak from 7.6 to 5.8 MiB
+		// at no cost in CPU when every scan made garbage per listing;
+		// 20% cost 10% more CPU (BENCHMARKS.md).
 		debug.SetGCPercent(50)
 	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
