@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"github.com/pbednarcik/flexreaddir/internal/treegen"
@@ -429,6 +431,51 @@ func TestOneFileSystemMount(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{{"-x", "m"}, {"-ax", "m"}, {"m"}, {"-x", "m/mnt"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			compare(t, runDu(t, du, base, nil, args), runFdu(t, base, nil, args))
+		})
+	}
+}
+
+// TestAtimeSameAsDu compares --time=atime, which fdu reads through each
+// directory's descriptor, on a tmpfs mounted noatime so that reading the
+// tree leaves the access times as set: each a different nanosecond.
+func TestAtimeSameAsDu(t *testing.T) {
+	du := gnuDu(t)
+	base := t.TempDir()
+	testfs.MountTmpfs(t, base, "noatime")
+	root := filepath.Join(base, "a")
+	for _, p := range []string{"x/f1", "x/y/f2", "z/f3", "f4"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("x/y/f2", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	mtime := time.Now().Add(-2 * time.Hour).Truncate(time.Second)
+	i := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		i++
+		atime := mtime.Add(time.Hour + time.Duration(i)*time.Minute + time.Duration(i*1234567))
+		ts := []unix.Timespec{unix.NsecToTimespec(atime.UnixNano()), unix.NsecToTimespec(mtime.UnixNano())}
+		return unix.UtimesNanoAt(unix.AT_FDCWD, p, ts, unix.AT_SYMLINK_NOFOLLOW)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--time=atime", "--time-style=full-iso", "-a", "a"},
+		{"--time=access", "--time-style=+%s.%N", "a"},
+		{"--time=use", "--time-style=full-iso", "-s", "a"},
+		{"-L", "--time=atime", "--time-style=full-iso", "-a", "a"},
+	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			compare(t, runDu(t, du, base, nil, args), runFdu(t, base, nil, args))
 		})

@@ -65,7 +65,9 @@ type scanner struct {
 }
 
 // entryUsage is what entry e counts for.
-func (s *scanner) entryUsage(e *frd.Entry, path string) usage {
+// d is the directory holding e, or e is d's own Info: --time=atime stats
+// it through d's descriptor.
+func (s *scanner) entryUsage(e *frd.Entry, d *walk.Dir) usage {
 	u := usage{inodes: 1}
 	if s.cfg.apparent {
 		u.size = uint64(max(e.Size, 0))
@@ -76,7 +78,11 @@ func (s *scanner) entryUsage(e *frd.Entry, path string) usage {
 	case "ctime":
 		u.tmax = e.ChangeTimeNanos
 	case "atime":
-		u.tmax = atime(path)
+		if e == &d.Info {
+			u.tmax = atimeAt(d.Fd(), "", false)
+		} else {
+			u.tmax = atimeAt(d.Fd(), e.Name, s.cfg.deref == derefAll)
+		}
 	default:
 		u.tmax = e.ModTimeNanos
 	}
@@ -104,7 +110,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 	err := walk.Dirs(ctx, root, opts, func(d *walk.Dir) error {
 		n := s.nodeOf(top, d)
 		n.state = visited
-		n.own = s.entryUsage(&d.Info, d.Path)
+		n.own = s.entryUsage(&d.Info, d)
 		n.dev, n.ino = d.Info.Device, d.Info.FileID
 		n.nentries = len(d.Entries)
 		var bytes uint64
@@ -121,7 +127,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 				n.mu.Unlock()
 			},
 			func(e *frd.Entry, path string) {
-				u := s.entryUsage(e, path)
+				u := s.entryUsage(e, d)
 				bytes += u.size
 				hash := s.hashed(e)
 				if s.cfg.all || s.cfg.keepFiles || hash {
@@ -163,7 +169,7 @@ func (s *scanner) nodeOf(top *dnode, d *walk.Dir) *dnode {
 // entries whose stat failed and those --exclude names, keeps the
 // directories in d.Entries for the walk to descend into, and calls dir for
 // each of them and file for every other entry, with its path when a
-// pattern or --time=atime needs one.
+// pattern needs one.
 func (s *scanner) entries(d *walk.Dir, failed func(name string) bool, dir func(e *frd.Entry), file func(e *frd.Entry, path string)) {
 	keep := d.Entries[:0]
 	for i := range d.Entries {
@@ -172,7 +178,7 @@ func (s *scanner) entries(d *walk.Dir, failed func(name string) bool, dir func(e
 			continue
 		}
 		var path string
-		if len(s.cfg.exclude.patterns) > 0 || s.cfg.timeType == "atime" {
+		if len(s.cfg.exclude.patterns) > 0 {
 			path = childPath(d.Path, e.Name)
 			if s.cfg.exclude.excluded(path) {
 				continue

@@ -73,7 +73,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 			}
 			return fs.SkipDir
 		}
-		local := s.entryUsage(&d.Info, d.Path)
+		local := s.entryUsage(&d.Info, d)
 		mu.Lock()
 		bad := failed[d.Path]
 		mu.Unlock()
@@ -83,7 +83,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 				if s.hashed(e) && !s.cfg.countLinks && links.Seen(e.Device, e.FileID) {
 					return
 				}
-				local.add(s.entryUsage(e, path))
+				local.add(s.entryUsage(e, d))
 			})
 		s.progress.add(listed, local.size)
 		mu.Lock()

@@ -59,9 +59,20 @@ func statArg(s *scanner, path string, follow bool) (statResult, error) {
 	return statToResult(s, &st), nil
 }
 
-func atime(path string) int64 {
+// atimeAt is the access time of name in the open directory fd (following
+// a symbolic link when follow is set), or of fd itself when name is empty.
+func atimeAt(fd uintptr, name string, follow bool) int64 {
 	var st unix.Stat_t
-	if unix.Lstat(path, &st) != nil {
+	var err error
+	switch {
+	case name == "":
+		err = unix.Fstat(int(fd), &st)
+	case follow:
+		err = unix.Fstatat(int(fd), name, &st, 0)
+	default:
+		err = unix.Fstatat(int(fd), name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	}
+	if err != nil {
 		return 0
 	}
 	return st.Atim.Nano()

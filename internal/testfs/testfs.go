@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -148,14 +149,19 @@ func LoopMount(t testing.TB, fstype string, mkfsArgs ...string) string {
 	return mnt
 }
 
-// MountTmpfs mounts a new tmpfs on the existing directory dir, and
-// unmounts it when the test ends.
-func MountTmpfs(t testing.TB, dir string) {
+// MountTmpfs mounts a new tmpfs on the existing directory dir, with the
+// mount options given (such as "noatime"), and unmounts it when the test
+// ends.
+func MountTmpfs(t testing.TB, dir string, options ...string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("skipping: mounting a tmpfs needs root")
 	}
-	mount(t, dir, "-t", "tmpfs", "none", dir)
+	args := []string{"-t", "tmpfs"}
+	if len(options) > 0 {
+		args = append(args, "-o", strings.Join(options, ","))
+	}
+	mount(t, dir, append(args, "none", dir)...)
 }
 
 func mount(t testing.TB, mnt string, args ...string) {
