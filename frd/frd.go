@@ -182,7 +182,7 @@ func (l *Lister) nameSpace(n int) []byte {
 	}
 	i := len(l.names)
 	l.names = l.names[:i+n]
-	return l.names[i:i:i+n]
+	return l.names[i : i : i+n]
 }
 
 // resetNames starts a call: under ReuseNames the names of the last call
