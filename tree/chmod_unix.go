@@ -31,7 +31,7 @@ func FilesReadOnly(dir string, workers int) (int, error) {
 			if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o222 == 0 {
 				continue
 			}
-			if err := unix.Fchmodat(fd, e.Name, uint32(st.Mode)&07777&^0o222, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if err := chmodNoFollow(fd, e.Name, uint32(st.Mode)&07777&^0o222); err != nil {
 				return &Error{"fchmodat2", d.Path + "/" + e.Name, err}
 			}
 			n.Add(1)

@@ -33,3 +33,9 @@ func mknodAt(dirfd int, name string, mode uint32, dev int) error { return unix.E
 func futimens(fd int, atime, mtime unix.Timespec) error {
 	return unix.Futimes(fd, []unix.Timeval{unix.NsecToTimeval(atime.Nano()), unix.NsecToTimeval(mtime.Nano())})
 }
+
+// chmodNoFollow sets the mode of name in the open directory dirfd, never
+// through a symbolic link: macOS's fchmodat takes AT_SYMLINK_NOFOLLOW.
+func chmodNoFollow(dirfd int, name string, mode uint32) error {
+	return unix.Fchmodat(dirfd, name, mode, unix.AT_SYMLINK_NOFOLLOW)
+}

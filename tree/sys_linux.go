@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"strconv"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -24,6 +25,74 @@ func mknodAt(dirfd int, name string, mode uint32, dev int) error {
 func futimens(fd int, atime, mtime unix.Timespec) error {
 	ts := [2]unix.Timespec{atime, mtime}
 	_, _, errno := unix.Syscall6(unix.SYS_UTIMENSAT, uintptr(fd), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// testNoFchmodat2, set by a test, makes chmodNoFollow behave as on a
+// kernel without fchmodat2; a test sets procFD elsewhere to behave as
+// without /proc.
+var (
+	testNoFchmodat2 bool
+	procFD          = "/proc/self/fd/"
+)
+
+// chmodNoFollow sets the mode of name in the open directory dirfd, never
+// through a symbolic link. fchmodat2 with AT_SYMLINK_NOFOLLOW does that
+// from Linux 6.6. Before it, as the C library does: open name with O_PATH
+// and O_NOFOLLOW, which pins that very inode and never leads through a
+// link, refuse a link (EOPNOTSUPP, as fchmodat2 does), and change the mode
+// through /proc/self/fd, which names the open inode, not a path. Without
+// /proc, the inode is opened again for reading (O_NONBLOCK, so a FIFO put
+// in its place does not block), checked to be the same, and fchmod'ed.
+func chmodNoFollow(dirfd int, name string, mode uint32) error {
+	if !testNoFchmodat2 {
+		err := fchmodat2(dirfd, name, mode, unix.AT_SYMLINK_NOFOLLOW)
+		if err != unix.ENOSYS {
+			return err
+		}
+	}
+	fd, err := unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
+		return unix.EOPNOTSUPP
+	}
+	err = unix.Chmod(procFD+strconv.Itoa(fd), mode)
+	if err != unix.ENOENT {
+		return err
+	}
+	rfd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(rfd)
+	var again unix.Stat_t
+	if err := unix.Fstat(rfd, &again); err != nil {
+		return err
+	}
+	if again.Dev != st.Dev || again.Ino != st.Ino {
+		return unix.ESTALE // replaced in the meantime
+	}
+	return unix.Fchmod(rfd, mode)
+}
+
+// fchmodat2 is the system call itself (x/sys's Fchmodat turns its ENOSYS
+// into EOPNOTSUPP, which a link also gives).
+func fchmodat2(dirfd int, name string, mode uint32, flags int) error {
+	p, err := unix.BytePtrFromString(name)
+	if err != nil {
+		return err
+	}
+	_, _, errno := unix.Syscall6(unix.SYS_FCHMODAT2, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(mode), uintptr(flags), 0, 0)
 	if errno != 0 {
 		return errno
 	}

@@ -234,7 +234,41 @@ func TestReflinkXFS(t *testing.T) {
 	}
 }
 
-func TestPermissions(t *testing.T) {
+func TestPermissions(t *testing.T) { testPermissions(t) }
+
+// TestPermissionsWithoutFchmodat2 runs the permission walks as on a kernel
+// older than Linux 6.6, through /proc/self/fd and then without /proc, and
+// checks that the fallback refuses a symbolic link.
+func TestPermissionsWithoutFchmodat2(t *testing.T) {
+	testNoFchmodat2 = true
+	defer func() { testNoFchmodat2 = false }()
+	t.Run("proc", testPermissions)
+	t.Run("no proc", func(t *testing.T) {
+		procFD = "/nonexistent/proc/self/fd/"
+		defer func() { procFD = "/proc/self/fd/" }()
+		testPermissions(t)
+	})
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	must(t, os.WriteFile(target, nil, 0o666))
+	must(t, os.Chmod(target, 0o666))
+	must(t, os.Symlink("target", filepath.Join(dir, "link")))
+	d, err := openDir(dir)
+	must(t, err)
+	defer unix.Close(d)
+	if err := chmodNoFollow(d, "link", 0o400); err != unix.EOPNOTSUPP {
+		t.Errorf("chmod of a link: %v, want EOPNOTSUPP", err)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o666 {
+		t.Errorf("the link's target was changed: %v", fi.Mode().Perm())
+	}
+	must(t, chmodNoFollow(d, "target", 0o640))
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o640 {
+		t.Errorf("target: %v, want 0640", fi.Mode().Perm())
+	}
+}
+
+func testPermissions(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "tree")
 	srcTree(t, root)
