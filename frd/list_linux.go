@@ -3,6 +3,7 @@ package frd
 import (
 	"os"
 	"runtime"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -166,13 +167,52 @@ func fillStatx(e *Entry, stx *unix.Statx_t) {
 	e.Device = unix.Mkdev(stx.Dev_major, stx.Dev_minor)
 }
 
+// noStatx is set once statx has answered ENOSYS (a kernel before 4.11) or
+// EPERM (a seccomp filter older than statx, as container runtimes had
+// until 2018): every stat then goes through fstatat.
+var noStatx atomic.Bool
+
 // statxAt stats the NUL-terminated name relative to dirfd. It is
 // unix.Statx without the copy of the name the string parameter costs.
 func statxAt(dirfd int, name *byte, mask int, stx *unix.Statx_t) error {
-	_, _, errno := unix.Syscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
-		statxFlags, uintptr(mask), uintptr(unsafe.Pointer(stx)), 0)
-	if errno != 0 {
-		return errno
+	if !noStatx.Load() {
+		_, _, errno := unix.Syscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
+			statxFlags, uintptr(mask), uintptr(unsafe.Pointer(stx)), 0)
+		switch errno {
+		case 0:
+			return nil
+		case unix.ENOSYS, unix.EPERM:
+			noStatx.Store(true)
+		default:
+			return errno
+		}
+	}
+	return fstatatInto(dirfd, name, stx)
+}
+
+// fstatatInto stats the NUL-terminated name relative to dirfd with
+// fstatat, never following a link or triggering an automount, and puts
+// what statx would have said into stx.
+func fstatatInto(dirfd int, name *byte, stx *unix.Statx_t) error {
+	n := 0
+	for *(*byte)(unsafe.Add(unsafe.Pointer(name), n)) != 0 {
+		n++
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(dirfd, unsafe.String(name, n), &st, unix.AT_SYMLINK_NOFOLLOW|unix.AT_NO_AUTOMOUNT); err != nil {
+		return err
+	}
+	*stx = unix.Statx_t{
+		Mask:      unix.STATX_BASIC_STATS,
+		Mode:      uint16(st.Mode),
+		Nlink:     uint32(st.Nlink),
+		Ino:       uint64(st.Ino),
+		Size:      uint64(st.Size),
+		Blocks:    uint64(st.Blocks),
+		Mtime:     unix.StatxTimestamp{Sec: int64(st.Mtim.Sec), Nsec: uint32(st.Mtim.Nsec)},
+		Ctime:     unix.StatxTimestamp{Sec: int64(st.Ctim.Sec), Nsec: uint32(st.Ctim.Nsec)},
+		Dev_major: unix.Major(uint64(st.Dev)),
+		Dev_minor: unix.Minor(uint64(st.Dev)),
 	}
 	return nil
 }

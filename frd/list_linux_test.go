@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
@@ -83,6 +84,28 @@ func TestSparse(t *testing.T) {
 	}
 	if d := entries[0]; d.Allocated < d.Size {
 		t.Errorf("dense file: %+v, want allocation of at least its size", d)
+	}
+}
+
+// TestEveryField gives a file a modification time an hour before its
+// change time, two links and a size unlike its allocation, so that each
+// field of its Entry is told apart from the others, against lstat.
+func TestEveryField(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "f", 5000)
+	must(t, os.Link(p, filepath.Join(dir, "g")))
+	old := time.Now().Add(-time.Hour).Add(123456789)
+	must(t, os.Chtimes(p, old, old))
+	entries, err := ReadDir(dir)
+	must(t, err)
+	fi, err := os.Lstat(p)
+	must(t, err)
+	if len(entries) != 2 || entries[0].Name != "f" {
+		t.Fatalf("entries %+v", entries)
+	}
+	checkSys(t, entries[0], fi)
+	if e := entries[0]; e.ModTimeNanos == e.ChangeTimeNanos || e.Links != 2 || e.Size == e.Allocated {
+		t.Errorf("%+v: fields not told apart", e)
 	}
 }
 
@@ -404,4 +427,29 @@ func firstDiff(a, b []string) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// TestWithoutStatx runs the Linux listing tests again as on a kernel
+// without statx (before 4.11) or behind a seccomp filter that refuses it:
+// through fstatat.
+func TestWithoutStatx(t *testing.T) {
+	noStatx.Store(true)
+	defer noStatx.Store(false)
+	for name, test := range map[string]func(*testing.T){
+		"EveryType":          TestEveryType,
+		"OddNames":           TestOddNames,
+		"ManyEntries":        TestManyEntries,
+		"Stat":               TestStat,
+		"HardLinks":          TestHardLinks,
+		"Sparse":             TestSparse,
+		"EveryField":         TestEveryField,
+		"RemovedBeforeStat":  TestRemovedBeforeStat,
+		"ReplacedBeforeStat": TestReplacedBeforeStat,
+		"UnknownDType":       TestUnknownDType,
+	} {
+		t.Run(name, test)
+	}
+	if !noStatx.Load() {
+		t.Fatal("the fallback was turned off")
+	}
 }
