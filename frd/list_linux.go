@@ -168,8 +168,8 @@ func fillStatx(e *Entry, stx *unix.Statx_t) {
 }
 
 // noStatx is set once statx has answered ENOSYS (a kernel before 4.11) or
-// EPERM (a seccomp filter older than statx, as container runtimes had
-// until 2018): every stat then goes through fstatat.
+// EPERM (a seccomp filter older than statx, as older container runtimes
+// had): every stat then goes through fstatat.
 var noStatx atomic.Bool
 
 // statxAt stats the NUL-terminated name relative to dirfd. It is
