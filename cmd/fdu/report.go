@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -17,6 +19,7 @@ type reporter struct {
 	cfg    *config
 	out    *bufio.Writer
 	errOut func(msg string)
+	order  errorOrder // directories listed again to place their entries' errors
 	links  *walk.LinkSet // the hard-link set, across all arguments
 	grand  usage         // everything counted, for -c
 }
@@ -67,8 +70,28 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 	if !r.cfg.countLinks && r.cfg.hashAll && !r.firstSeen(n.dev, n.ino) {
 		return own, below, false
 	}
-	for _, m := range n.errs {
-		r.errOut(m)
+	// du reports the directory's own error first, and its entries' at
+	// their places among its subdirectories' walks.
+	var entryErrs []duError
+	for _, e := range n.errs {
+		if e.path == path {
+			r.errOut(e.msg)
+		} else {
+			entryErrs = append(entryErrs, e)
+		}
+	}
+	var places map[string]int
+	place := func(name string) int {
+		if p, ok := places[name]; ok {
+			return p
+		}
+		return math.MaxInt
+	}
+	if len(entryErrs) > 0 {
+		places = r.order.places(path)
+		slices.SortStableFunc(entryErrs, func(a, b duError) int {
+			return cmp.Compare(place(filepath.Base(a.path)), place(filepath.Base(b.path)))
+		})
 	}
 	var ent, sub usage // entries directly inside; everything deeper
 	ent.add(n.sum)
@@ -82,6 +105,10 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 	prefix := strings.TrimSuffix(path, "/")
 	for _, it := range items {
 		if it.dir != nil {
+			for len(entryErrs) > 0 && place(filepath.Base(entryErrs[0].path)) < place(it.name) {
+				r.errOut(entryErrs[0].msg)
+				entryErrs = entryErrs[1:]
+			}
 			cOwn, cBelow, ok := r.dir(it.dir, prefix+"/"+it.name, level+1)
 			if !ok {
 				continue
@@ -100,6 +127,9 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 		if r.cfg.all && level+1 <= r.cfg.maxDepth {
 			r.print(it.use, prefix+"/"+it.name)
 		}
+	}
+	for _, e := range entryErrs {
+		r.errOut(e.msg)
 	}
 	own = n.own
 	r.grand.add(own)

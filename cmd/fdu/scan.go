@@ -50,7 +50,7 @@ type dnode struct {
 	sum      usage  // files not kept as items
 	items    []item // subdirectories, and the files the report must see
 	nentries int    // entries listed, for du's inode sort of huge directories
-	errs     []string
+	errs     []duError // its own, and its entries' that could not be stat'ed
 
 	mu      sync.Mutex
 	pending map[string]*dnode   // subdirectories not reached yet, by name
@@ -243,7 +243,7 @@ func (s *scanner) onError(top *dnode, e *walk.Error) {
 		}
 		n.failed[filepath.Base(e.Path)] = struct{}{}
 	}
-	n.errs = append(n.errs, msg)
+	n.errs = append(n.errs, duError{e.Path, msg})
 	n.mu.Unlock()
 }
 

@@ -19,15 +19,28 @@ func summable(cfg *config) bool {
 }
 
 // sumDir walks the directory root and returns its total, counting each
-// file with several links once through links. Errors are reported as they
-// come, through errOut.
+// file with several links once through links. Errors are reported through
+// errOut when the walk is over, in the order du meets them.
 func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, errOut func(string)) (usage, bool) {
 	var (
 		mu      sync.Mutex
 		total   usage
 		counted = true
 		failed  = map[string]map[string]bool{} // directory path: entries whose stat failed
+		errs    []duError
 	)
+	report := func(path, msg string) {
+		mu.Lock()
+		errs = append(errs, duError{path, msg})
+		mu.Unlock()
+	}
+	defer func() {
+		// The walk meets errors in no fixed order: du's, at the end.
+		sortErrors(root, errs)
+		for _, e := range errs {
+			errOut(e.msg)
+		}
+	}()
 	opts := &walk.Options{
 		Workers:        s.cfg.jobs,
 		OneFileSystem:  s.cfg.oneFS,
@@ -51,7 +64,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 						mu.Unlock()
 					}
 				}
-				errOut("cannot read directory " + quote(e.Path) + ": " + strerror(e.Err))
+				report(e.Path, "cannot read directory "+quote(e.Path)+": "+strerror(e.Err))
 				return nil
 			}
 			// An entry du cannot stat, it does not count.
@@ -61,7 +74,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 			}
 			failed[e.Dir.Path][filepath.Base(e.Path)] = true
 			mu.Unlock()
-			errOut(s.accessError(e))
+			report(e.Path, s.accessError(e))
 			return nil
 		},
 	}

@@ -43,6 +43,8 @@ func statArg(_ *scanner, path string, follow bool) (statResult, error) {
 
 func atimeAt(uintptr, string, bool) int64 { return 0 }
 
+func inodeOf(string) uint64 { return 0 }
+
 func strerror(err error) string {
 	var pe *os.PathError
 	if errors.As(err, &pe) {

@@ -78,6 +78,16 @@ func atimeAt(fd uintptr, name string, follow bool) int64 {
 	return st.Atim.Nano()
 }
 
+// inodeOf is path's inode number, not following a final link; 0 if it
+// cannot be stat'ed.
+func inodeOf(path string) uint64 {
+	var st unix.Stat_t
+	if unix.Lstat(path, &st) != nil {
+		return 0
+	}
+	return uint64(st.Ino)
+}
+
 // strerror is glibc's message for the errno inside err.
 func strerror(err error) string {
 	var errno syscall.Errno

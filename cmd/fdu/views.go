@@ -381,8 +381,10 @@ func (s *scanner) views(ctx context.Context, todo []arg, r *reporter, stdout io.
 			tree.state = unreadable
 			tree.own, tree.dev, tree.ino = a.st.use, a.st.dev, a.st.ino
 		}
-		for _, m := range collectErrs(tree) {
-			errOut(m)
+		errs := collectErrs(tree)
+		sortErrors(a.path, errs)
+		for _, e := range errs {
+			errOut(e.msg)
 		}
 		if v := b.dir(tree, a.path, a.path); v != nil {
 			roots = append(roots, v)
@@ -405,7 +407,7 @@ func (s *scanner) views(ctx context.Context, todo []arg, r *reporter, stdout io.
 }
 
 // collectErrs gathers the errors a scan recorded, depth first.
-func collectErrs(n *dnode) []string {
+func collectErrs(n *dnode) []duError {
 	errs := slices.Clone(n.errs)
 	for _, it := range n.items {
 		if it.dir != nil {
