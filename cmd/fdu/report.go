@@ -19,7 +19,7 @@ type reporter struct {
 	cfg    *config
 	out    *bufio.Writer
 	errOut func(msg string)
-	order  errorOrder // directories listed again to place their entries' errors
+	order  errorOrder    // directories listed again to place their entries' errors
 	links  *walk.LinkSet // the hard-link set, across all arguments
 	grand  usage         // everything counted, for -c
 }

@@ -47,9 +47,9 @@ type dnode struct {
 	state    uint8
 	own      usage // the directory's own size, inode and time
 	dev, ino uint64
-	sum      usage  // files not kept as items
-	items    []item // subdirectories, and the files the report must see
-	nentries int    // entries listed, for du's inode sort of huge directories
+	sum      usage     // files not kept as items
+	items    []item    // subdirectories, and the files the report must see
+	nentries int       // entries listed, for du's inode sort of huge directories
 	errs     []duError // its own, and its entries' that could not be stat'ed
 
 	mu      sync.Mutex
