@@ -98,6 +98,11 @@ func makeDuTree(root string) error {
 		func() error { return os.Symlink("../src", filepath.Join(root, "sym/to-dir")) },
 		func() error { return os.Symlink("nowhere", filepath.Join(root, "sym/dangling")) },
 		func() error { return os.Symlink("self", filepath.Join(root, "sym/self")) },
+		// Under -L, links back to an ancestor: du leaves the cycle out
+		// silently.
+		func() error { return mk("sym/loop/down") },
+		func() error { return os.Symlink("..", filepath.Join(root, "sym/loop/down/up")) },
+		func() error { return os.Symlink("../..", filepath.Join(root, "sym/loop/down/top")) },
 		func() error { return os.Symlink(filepath.Join(root, "other"), filepath.Join(root, "sym/absolute")) },
 		func() error { return mk("empty/deeper/deepest") },
 		func() error { return mk("odd/sub dir") },
@@ -284,6 +289,8 @@ func TestSameAsDu(t *testing.T) {
 		{nil, []string{"-D", "-s", "t/sym/to-file"}},
 		{nil, []string{"-P", "-a", "t/sym"}},
 		{nil, []string{"-L", "t/sym"}},
+		{nil, []string{"-Ls", "t/sym"}},
+		{nil, []string{"-La", "t/sym/loop"}},
 		{nil, []string{"-La", "t/sym"}},
 		{nil, []string{"-L", "-a", "t"}},
 		{nil, []string{"-Ls", "t"}},

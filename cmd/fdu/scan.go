@@ -220,7 +220,9 @@ func (n *dnode) take(name string) *dnode {
 // words.
 func (s *scanner) onError(top *dnode, e *walk.Error) {
 	d := e.Dir
-	if d == nil {
+	if d == nil || errors.Is(e.Err, walk.ErrLoop) {
+		// Under -L, du leaves a cycle out without a word: its node stays
+		// pending, and the report skips it.
 		return
 	}
 	msg := s.accessError(e)

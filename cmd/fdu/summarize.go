@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"sync"
@@ -48,6 +49,9 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		StatAll:        true,
 		Reuse:          true, // nothing here keeps a name or a Dir
 		OnError: func(e *walk.Error) error {
+			if errors.Is(e.Err, walk.ErrLoop) {
+				return nil // under -L, du leaves a cycle out without a word
+			}
 			if e.Dir != nil && e.Path == e.Dir.Path {
 				if e.Dir.Data == nil { // not opened: count its own size, as du does
 					st, ok := lstatUsage(s, e.Path)
