@@ -29,8 +29,10 @@ type Options struct {
 
 	// FollowSymlinks descends into symbolic links to directories. A link
 	// to one of its own ancestors (by device and inode) is reported as an
-	// error wrapping ErrLoop and not descended. The root is followed when
-	// it is a symbolic link whatever this says.
+	// error wrapping ErrLoop and not descended, as is, with or without
+	// this option, a directory that is its own ancestor (a bind mount of
+	// an ancestor). The root is followed when it is a symbolic link
+	// whatever this says.
 	FollowSymlinks bool
 
 	// MaxDepth, when positive, lists directories down to that depth only:
@@ -113,9 +115,11 @@ type Options struct {
 // dozen entries, costs 10%.
 const DefaultSplitDirSize = 20 << 10
 
-// ErrLoop is wrapped by the error reported for a symbolic link that leads
-// back to one of its own ancestors, under FollowSymlinks.
-var ErrLoop = errors.New("walk: symbolic link loop")
+// ErrLoop is wrapped by the error reported for a directory that is one of
+// its own ancestors, by device and inode: a symbolic link back up the
+// tree under FollowSymlinks, or a bind mount of an ancestor. It is not
+// descended.
+var ErrLoop = errors.New("walk: directory loop")
 
 // Error is an error met at a path during a walk.
 type Error struct {
@@ -391,7 +395,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 			w.finish(n)
 			return entries
 		}
-		if w.opts.FollowSymlinks && n.isLoop() {
+		if n.isLoop() {
 			closeHandle(fd)
 			w.report(d, d.Path, d.Depth, ErrLoop)
 			w.finish(n)

@@ -258,3 +258,36 @@ func TestStatAll(t *testing.T) {
 		}
 	}
 }
+
+// TestBindMountLoop: a directory mounted again inside itself is reported
+// as a loop and not descended, with or without FollowSymlinks.
+func TestBindMountLoop(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "b", "again"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "f"), nil, 0o644))
+	testfs.BindMount(t, root, filepath.Join(root, "b", "again"))
+	for _, follow := range []bool{false, true} {
+		var mu sync.Mutex
+		var dirs []string
+		var loops []string
+		err := Dirs(context.Background(), root, &Options{FollowSymlinks: follow, OnError: func(e *Error) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if errors.Is(e, ErrLoop) {
+				loops = append(loops, e.Path)
+				return nil
+			}
+			return e
+		}}, func(d *Dir) error {
+			mu.Lock()
+			dirs = append(dirs, strings.TrimPrefix(d.Path, root))
+			mu.Unlock()
+			return nil
+		})
+		must(t, err)
+		slices.Sort(dirs)
+		if want := []string{"", "/b"}; !slices.Equal(dirs, want) || len(loops) != 1 || loops[0] != filepath.Join(root, "b", "again") {
+			t.Errorf("follow %v: walked %q, loops %q; want %q and the mount point", follow, dirs, loops, want)
+		}
+	}
+}

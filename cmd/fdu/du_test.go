@@ -504,3 +504,23 @@ func TestAtimeSameAsDu(t *testing.T) {
 		})
 	}
 }
+
+// TestBindMountCycle mounts a directory again inside itself: du leaves the
+// cycle out without a word, and so must fdu.
+func TestBindMountCycle(t *testing.T) {
+	du := gnuDu(t)
+	base := t.TempDir()
+	root := filepath.Join(base, "c")
+	if err := os.MkdirAll(filepath.Join(root, "b", "again"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "f"), make([]byte, 5000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testfs.BindMount(t, root, filepath.Join(root, "b", "again"))
+	for _, args := range [][]string{{"c"}, {"-a", "c"}, {"-s", "c"}, {"-L", "c"}, {"--inodes", "c"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			compare(t, runDu(t, du, base, nil, args), runFdu(t, base, nil, args))
+		})
+	}
+}

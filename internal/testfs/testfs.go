@@ -164,6 +164,16 @@ func MountTmpfs(t testing.TB, dir string, options ...string) {
 	mount(t, dir, append(args, "none", dir)...)
 }
 
+// BindMount mounts the directory src again on the existing directory dir,
+// and unmounts it when the test ends.
+func BindMount(t testing.TB, src, dir string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: a bind mount needs root")
+	}
+	mount(t, dir, "--bind", src, dir)
+}
+
 func mount(t testing.TB, mnt string, args ...string) {
 	t.Helper()
 	if out, err := exec.Command("mount", args...).CombinedOutput(); err != nil {
