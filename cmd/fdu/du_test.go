@@ -232,6 +232,15 @@ func diff(a, b string) string {
 func TestSameAsDu(t *testing.T) {
 	du := gnuDu(t)
 	base := duTree(t)
+	for name, list := range map[string]string{
+		"list0":      "t/src\x00t/links\x00t/src\x00t/sym/to-dir\x00",
+		"bad list:0": "t/src\x00\x00t/other\x00t/nowhere\x00",
+		"plain0":     "t/other\x00\x00",
+	} {
+		if err := os.WriteFile(filepath.Join(base, name), []byte(list), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cases := []struct {
 		env  []string
 		args []string
@@ -270,6 +279,16 @@ func TestSameAsDu(t *testing.T) {
 		{nil, []string{"--inodes", "t"}},
 		{nil, []string{"--inodes", "-a", "t/odd"}},
 		{nil, []string{"-t", "8K", "t"}},
+		{nil, []string{"-t", "-5000", "-c", "t/src", "t"}},
+		{nil, []string{"-t", "1G", "-c", "t"}},
+		{nil, []string{"--files0-from=list0"}},
+		{nil, []string{"-c", "-L", "--files0-from=list0"}},
+		{nil, []string{"-s", "--files0-from=bad list:0"}},
+		{nil, []string{"--files0-from", "plain0"}},
+		{nil, []string{"--files0-from=missing"}},
+		{nil, []string{"-H", "t/sym/dangling", "t/sym/to-dir"}},
+		{nil, []string{"-D", "-s", "t/sym/dangling"}},
+		{nil, []string{"-L", "t/sym/dangling", "t/nowhere"}},
 		{nil, []string{"-t", "-8K", "-a", "t"}},
 		{nil, []string{"-a", "--threshold=1M", "t"}},
 		{nil, []string{"-x", "t"}},

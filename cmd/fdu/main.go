@@ -333,7 +333,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, f := range files {
 		if f == "" {
 			if fl.Changed("files0-from") {
-				errOut(fmt.Sprintf("%s:%d: invalid zero-length file name", quote(*files0), i+1))
+				errOut(fmt.Sprintf("%s:%d: invalid zero-length file name", quotef(*files0), i+1))
 			} else {
 				errOut("invalid zero-length file name")
 			}
@@ -355,7 +355,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		if a.err != nil {
-			errOut("cannot access " + quote(a.path) + ": " + strerror(a.err))
+			errOut(s.argError(a))
 			continue
 		}
 		if !a.st.isDir {

@@ -59,3 +59,23 @@ func quote(s string) string {
 	}
 	return b.String()
 }
+
+// quotef quotes s only where a shell would need it, colons included, as
+// gnulib's quotef does for the file names du puts before a colon.
+func quotef(s string) string {
+	if s == "" {
+		return quote(s)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("%+,-./_", c) >= 0:
+		case (c == '#' || c == '~') && i != 0:
+		case (c == '{' || c == '}') && len(s) != 1:
+		default:
+			return quote(s)
+		}
+	}
+	return s
+}

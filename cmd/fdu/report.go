@@ -37,6 +37,15 @@ func (r *reporter) print(u usage, path string) {
 	if t := r.cfg.threshold; t < 0 && v > uint64(-t) || t >= 0 && v < uint64(t) {
 		return
 	}
+	r.line(u, path)
+}
+
+// line prints a line whatever the threshold, as du prints its total.
+func (r *reporter) line(u usage, path string) {
+	v := u.size
+	if r.cfg.inodes {
+		v = u.inodes
+	}
 	r.out.WriteString(r.cfg.unit.format(v))
 	if r.cfg.showTime {
 		r.out.WriteByte('\t')
@@ -154,5 +163,5 @@ func itemIno(it item) uint64 {
 }
 
 func (r *reporter) total() {
-	r.print(r.grand, "total")
+	r.line(r.grand, "total")
 }

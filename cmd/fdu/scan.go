@@ -249,6 +249,18 @@ func (s *scanner) onError(top *dnode, e *walk.Error) {
 	n.mu.Unlock()
 }
 
+// argError is du's message for a command-line argument that could not be
+// stat'ed: a dangling symbolic link followed (-L, -H, -D) says no more, as
+// fts reports it.
+func (s *scanner) argError(a arg) string {
+	if s.cfg.deref != derefNone && errors.Is(a.err, fs.ErrNotExist) {
+		if _, ok := lstatUsage(s, a.path); ok {
+			return "cannot access " + quote(a.path)
+		}
+	}
+	return "cannot access " + quote(a.path) + ": " + strerror(a.err)
+}
+
 // accessError is du's message for an entry that could not be stat'ed.
 func (s *scanner) accessError(e *walk.Error) string {
 	if s.cfg.deref == derefAll && errors.Is(e.Err, fs.ErrNotExist) {

@@ -365,7 +365,7 @@ func (s *scanner) views(ctx context.Context, todo []arg, r *reporter, stdout io.
 			continue
 		}
 		if a.err != nil {
-			errOut("cannot access " + quote(a.path) + ": " + strerror(a.err))
+			errOut(s.argError(a))
 			continue
 		}
 		if !a.st.isDir {
