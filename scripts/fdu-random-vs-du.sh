@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# fdu-random-vs-du.sh: runs GNU du and fdu on the same small odd tree with
+# random combinations of three options and one of several argument lists,
+# and prints every combination whose stdout, stderr or exit status differ
+# (du's "du:" and "Try 'du --help'" read as fdu's). The equality suite in
+# cmd/fdu/du_test.go has the fixed cases; this looks for new ones.
+#
+#   scripts/fdu-random-vs-du.sh [RUNS] [SEED]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-500}
+RANDOM=${2:-1}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+CGO_ENABLED=0 go build -trimpath -o "$work/fdu" ./cmd/fdu
+cd "$work"
+mkdir -p t/src/sub t/other t/links t/sym t/big t/empty t/deep/a/b/c/d t/sym/loop/d
+head -c 10000 /dev/urandom >t/src/a
+head -c 5000 /dev/urandom >t/src/sub/b
+echo hi >t/other/plain
+ln t/src/a t/links/a
+ln t/src/a t/other/hard
+truncate -s 1M t/other/sparse
+ln -s ../other/plain t/sym/to-file
+ln -s ../src t/sym/to-dir
+ln -s nowhere t/sym/dangling
+ln -s .. t/sym/loop/d/up
+ln -s ../../.. t/deep/a/b/c/d/loop
+echo z >t/deep/a/b/c/d/z
+for i in $(seq 50); do echo "$i" >"t/big/f$i"; done
+printf 'x' >"t/other/odd
+name"
+touch "t/other/-dash" "t/other/q'uote"
+mkfifo t/other/fifo
+printf 't/src\0t/links\0t/src\0' >f0
+printf 't/src\0\0t/other\0' >f0bad
+printf 't/src\0t/sym/dangling\0t/nonexist\0' >f0c
+
+opts=(-a -s -c -S -l -L -x -b -k -m -h --si --apparent-size --inodes "-d 1" "-d 2"
+	"-t 5000" "-t -5000" "-t 0" --time --time=ctime -0 -H -D -P "-B 3" -BM "-B 1K"
+	"-B 1KB" --block-size=1000 --block-size=K "--exclude=*.x" --exclude=big
+	--exclude=t/src "--exclude=*/sub" "-X /dev/null" "--time-style=+%Y"
+	--time-style=iso --time-style=long-iso -lL -sL)
+args_lists=("t" "t/src t/links t" "t/sym/to-dir" "t t" "t/src t" "t/sym/to-dir t/src"
+	"t/other/plain t/links/a" "t/nonexist t" "t/sym/dangling" "t/deep" t/sym t/other/fifo
+	t/sym/loop --files0-from=f0 --files0-from=f0bad --files0-from=f0c)
+differ=0
+for _ in $(seq "$runs"); do
+	a=""
+	for _ in 1 2 3; do a="$a ${opts[$((RANDOM % ${#opts[@]}))]}"; done
+	a="$a ${args_lists[$((RANDOM % ${#args_lists[@]}))]}"
+	dc=0 fc=0
+	du $a >d.out 2>d.err || dc=$?
+	./fdu $a >f.out 2>f.err || fc=$?
+	sed -i "s/^du:/fdu:/; s/^Try 'du --help/Try 'fdu --help/" d.err
+	if ! cmp -s d.out f.out || ! cmp -s d.err f.err || [ "$dc" != "$fc" ]; then
+		echo "differs:$a (exit $dc, $fc)"
+		diff d.out f.out || true
+		diff d.err f.err || true
+		differ=$((differ + 1))
+	fi
+done
+echo "$runs runs, $differ differing"
+[ "$differ" = 0 ]
