@@ -385,12 +385,7 @@ func TestCloneFewDescriptors(t *testing.T) {
 	}
 	must(t, os.MkdirAll(deep, 0o755))
 
-	var old unix.Rlimit
-	must(t, unix.Getrlimit(unix.RLIMIT_NOFILE, &old))
-	lim := old
-	lim.Cur = 256
-	must(t, unix.Setrlimit(unix.RLIMIT_NOFILE, &lim))
-	defer unix.Setrlimit(unix.RLIMIT_NOFILE, &old)
+	testfs.LimitOpenFiles(t, 256)
 
 	before := openFDs(t)
 	for _, opts := range []Options{{Method: Hardlink, Workers: 2}, {Method: Copy, Workers: 8}, {Method: Hardlink, Workers: 3, MaxOpenDirs: 1}} {

@@ -86,12 +86,7 @@ func TestFewDescriptors(t *testing.T) {
 	const levels = 600
 	mkChain(t, root, "a", levels, true)
 
-	var old unix.Rlimit
-	must(t, unix.Getrlimit(unix.RLIMIT_NOFILE, &old))
-	lim := old
-	lim.Cur = 256
-	must(t, unix.Setrlimit(unix.RLIMIT_NOFILE, &lim))
-	defer unix.Setrlimit(unix.RLIMIT_NOFILE, &old)
+	testfs.LimitOpenFiles(t, 256)
 
 	for _, workers := range []int{1, 2, 8} {
 		deepest, dirs, errs := walkAll(t, root, &Options{Workers: workers})

@@ -18,6 +18,22 @@ import (
 	"testing"
 )
 
+// LimitOpenFiles lowers this process's soft RLIMIT_NOFILE to n until the
+// test ends.
+func LimitOpenFiles(t testing.TB, n uint64) {
+	t.Helper()
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
+		t.Fatal(err)
+	}
+	lim := old
+	lim.Cur = n
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old) })
+}
+
 // WorldDir returns a new directory that every user may enter, with its
 // path; os.TempDir's per-test directories are private to root.
 func WorldDir(t testing.TB) string {
