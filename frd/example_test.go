@@ -5,6 +5,8 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/pbednarcik/flexreaddir/frd"
@@ -119,6 +121,38 @@ func ExampleLister_names() {
 	// docs true 0
 	// internal true 0
 	// main.go false 0
+}
+
+// A Lister with ReuseNames keeps the names in storage it reuses, like
+// bufio.Scanner.Bytes: each call's names are valid until the next call,
+// and a name kept longer is copied.
+func ExampleLister_reuseNames() {
+	root := tree()
+	defer os.RemoveAll(root)
+
+	l := frd.Lister{ReuseNames: true}
+	var entries []frd.Entry
+	var dirs []string // kept past the next call: copied
+	for _, dir := range []string{root, filepath.Join(root, "docs")} {
+		f, err := os.Open(dir)
+		if err != nil {
+			log.Fatal(err)
+		}
+		entries, err = l.AppendDir(entries[:0], f)
+		f.Close()
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.Type.IsDir() {
+				dirs = append(dirs, strings.Clone(e.Name))
+			}
+		}
+	}
+	slices.Sort(dirs)
+	fmt.Println(dirs)
+	// Output:
+	// [docs img internal]
 }
 
 // Entry is comparable: a file changed since the last listing is one !=.

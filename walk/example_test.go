@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -70,6 +71,41 @@ func ExampleDirs() {
 	// internal: 0 files, 0 bytes
 	// internal/a: 2 files, 1700 bytes
 	// internal/b: 1 files, 50 bytes
+}
+
+// A walk that keeps nothing from its calls, such as a disk-usage sum, sets
+// Reuse: the walk then recycles each finished directory's record and the
+// listings' names, and allocates little beyond each directory's path. A
+// name kept past its call must be copied with strings.Clone.
+func ExampleOptions_reuse() {
+	root := tree()
+	defer os.RemoveAll(root)
+
+	var files, bytes atomic.Int64
+	var mu sync.Mutex
+	var largest string // copied: the name's storage is reused
+	var largestSize int64
+	err := walk.Dirs(context.Background(), root, &walk.Options{Reuse: true}, func(d *walk.Dir) error {
+		for _, e := range d.Entries {
+			if !e.Type.IsRegular() {
+				continue
+			}
+			files.Add(1)
+			bytes.Add(e.Size)
+			mu.Lock()
+			if e.Size > largestSize {
+				largest, largestSize = strings.Clone(e.Name), e.Size
+			}
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(files.Load(), "files,", bytes.Load(), "bytes; largest", largest)
+	// Output:
+	// 6 files, 2480 bytes; largest a.go
 }
 
 // Post runs after a directory's subtree, so totals add up bottom-up, as a
