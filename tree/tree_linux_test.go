@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"github.com/pbednarcik/flexreaddir/internal/treegen"
@@ -219,19 +220,59 @@ func TestCloneCrossDevice(t *testing.T) {
 }
 
 // TestReflinkXFS clones on a loop-mounted XFS made with reflink=1.
-func TestReflinkXFS(t *testing.T) {
-	mnt := testfs.LoopMount(t, "xfs", "-m", "reflink=1")
+func TestReflinkXFS(t *testing.T) { testReflink(t, testfs.LoopMount(t, "xfs", "-m", "reflink=1")) }
+
+func TestReflinkBtrfs(t *testing.T) { testReflink(t, testfs.LoopMount(t, "btrfs")) }
+
+// testReflink clones a tree by reflinks on mnt, forced and chosen by Auto,
+// and checks that the copies share their extents with the source.
+func testReflink(t *testing.T, mnt string) {
 	src := filepath.Join(mnt, "src")
 	srcTree(t, src)
+	// A file written on its own shares nothing: the check can tell.
+	deep, _ := os.ReadFile(filepath.Join(src, "a", "b", "deep"))
+	must(t, os.WriteFile(filepath.Join(mnt, "written"), deep, 0o600))
+	if sharesExtents(t, filepath.Join(src, "a", "b", "deep"), filepath.Join(mnt, "written")) {
+		t.Fatal("a file written on its own shares an extent with another")
+	}
 	for _, m := range []Method{Reflink, Auto} {
 		dst := filepath.Join(mnt, "dst-"+string(m))
 		res, err := Clone(src, dst, &Options{Method: m})
 		must(t, err)
 		if res.Method != Reflink {
-			t.Errorf("%s chose %s on XFS", m, res.Method)
+			t.Errorf("%s chose %s", m, res.Method)
 		}
 		checkClone(t, src, dst, Reflink, false)
+		if !sharesExtents(t, filepath.Join(src, "a", "b", "deep"), filepath.Join(dst, "a", "b", "deep")) {
+			t.Errorf("%s: the clone of a/b/deep shares no extent with its source", m)
+		}
 	}
+}
+
+// sharesExtents reports whether b's first extent is a's (FIEMAP): a
+// reflink, not a copy.
+func sharesExtents(t *testing.T, a, b string) bool {
+	physical := func(p string) uint64 {
+		f, err := os.Open(p)
+		must(t, err)
+		defer f.Close()
+		must(t, f.Sync())
+		// struct fiemap with room for one extent: 32-byte header, 56-byte extent.
+		var buf [32 + 56]byte
+		*(*uint64)(unsafe.Pointer(&buf[8])) = ^uint64(0) // fm_length
+		*(*uint32)(unsafe.Pointer(&buf[16])) = 1         // fm_flags: FIEMAP_FLAG_SYNC
+		*(*uint32)(unsafe.Pointer(&buf[24])) = 1         // fm_extent_count
+		const fsIocFiemap = 0xc020660b
+		if _, _, errno := unix.Syscall(unix.SYS_IOCTL, f.Fd(), fsIocFiemap, uintptr(unsafe.Pointer(&buf[0]))); errno != 0 {
+			t.Fatalf("FIEMAP %s: %v", p, errno)
+		}
+		if *(*uint32)(unsafe.Pointer(&buf[20])) == 0 { // fm_mapped_extents
+			return 0
+		}
+		return *(*uint64)(unsafe.Pointer(&buf[32+8])) // fe_physical
+	}
+	pa, pb := physical(a), physical(b)
+	return pa != 0 && pa == pb
 }
 
 func TestPermissions(t *testing.T) { testPermissions(t) }

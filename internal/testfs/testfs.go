@@ -147,8 +147,8 @@ func LoopMount(t testing.TB, fstype string, mkfsArgs ...string) string {
 		t.Fatal(err)
 	}
 	size := int64(64 << 20)
-	if fstype == "xfs" {
-		size = 320 << 20
+	if fstype == "xfs" || fstype == "btrfs" {
+		size = 320 << 20 // their smallest useful sizes are larger
 	}
 	if err := os.Truncate(img, size); err != nil {
 		t.Fatal(err)
