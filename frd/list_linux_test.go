@@ -380,55 +380,6 @@ func TestAllocs(t *testing.T) {
 	t.Logf("allocations for 1,000 files: kept Lister %v (ReuseNames %v), AppendDir %v, ReadDir %v", kept, reused, fn, rd)
 }
 
-// TestReuseNames lists, with one Lister under ReuseNames, a directory
-// whose names fill several reads and outgrow the storage within one call,
-// then a small one, then the big one again: every call's names are right,
-// during that call, against os.ReadDir's.
-func TestReuseNames(t *testing.T) {
-	big, small := t.TempDir(), t.TempDir()
-	for i := range 5000 {
-		writeFile(t, big, fmt.Sprintf("a-rather-long-file-name-%05d.txt", i), 0)
-	}
-	for i := range 3 {
-		writeFile(t, small, fmt.Sprintf("s%d", i), 0)
-	}
-	want := func(dir string) []string {
-		des, err := os.ReadDir(dir)
-		must(t, err)
-		var names []string
-		for _, de := range des {
-			names = append(names, de.Name())
-		}
-		return names
-	}
-	l := Lister{ReuseNames: true}
-	var entries []Entry
-	for _, dir := range []string{big, small, big, small} {
-		f, err := os.Open(dir)
-		must(t, err)
-		entries, err = l.AppendDir(entries[:0], f)
-		f.Close()
-		must(t, err)
-		SortByName(entries)
-		got := make([]string, len(entries))
-		for i, e := range entries {
-			got[i] = e.Name
-		}
-		if w := want(dir); !slices.Equal(got, w) {
-			t.Fatalf("%s: %d names, want %d; first differing at %d", dir, len(got), len(w), firstDiff(got, w))
-		}
-	}
-}
-
-func firstDiff(a, b []string) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
-}
-
 // TestWithoutStatx runs the Linux listing tests again as on a kernel
 // without statx (before 4.11) or behind a seccomp filter that refuses it:
 // through fstatat.
