@@ -69,8 +69,9 @@ type Options struct {
 	// counts them too. Under FollowSymlinks a symbolic link is stat'ed
 	// through: it keeps fs.ModeSymlink, gains the type bits of what it
 	// leads to (fs.ModeSymlink|fs.ModeDir for a link to a directory), and
-	// carries that target's metadata. An entry that cannot be stat'ed keeps
-	// zero fields and is reported.
+	// carries that target's metadata (a dangling link under
+	// FollowSymlinks cannot be). An entry that cannot be stat'ed, with or
+	// without StatAll, is reported and left out of Dir.Entries.
 	StatAll bool
 
 	// HardLinksOnce reports a regular file with more than one link only
@@ -427,18 +428,21 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		}
 	}
 	if w.opts.StatAll {
+		kept := entries[:0]
 		for i := range entries {
 			e := &entries[i]
-			if e.Type.IsRegular() || e.Type.IsDir() {
-				continue
-			}
-			if err := statOther(fd, d.Path, e, w.opts.FollowSymlinks); err != nil {
-				if !w.report(d, joinPath(d.Path, e.Name), d.Depth, err) {
-					closeHandle(fd)
-					return entries
+			if !e.Type.IsRegular() && !e.Type.IsDir() {
+				if err := statOther(fd, d.Path, e, w.opts.FollowSymlinks); err != nil {
+					if !w.report(d, joinPath(d.Path, e.Name), d.Depth, err) {
+						closeHandle(fd)
+						return entries
+					}
+					continue // reported, and left out as listEach leaves one out
 				}
 			}
+			kept = append(kept, *e)
 		}
+		entries = kept
 	}
 	if w.links != nil {
 		entries = slices.DeleteFunc(entries, func(e frd.Entry) bool {

@@ -30,23 +30,23 @@ func (r *reporter) firstSeen(dev, ino uint64) bool {
 }
 
 func (r *reporter) print(u usage, path string) {
-	v := u.size
-	if r.cfg.inodes {
-		v = u.inodes
-	}
-	if t := r.cfg.threshold; t < 0 && v > uint64(-t) || t >= 0 && v < uint64(t) {
+	if v, t := r.value(u), r.cfg.threshold; t < 0 && v > uint64(-t) || t >= 0 && v < uint64(t) {
 		return
 	}
 	r.line(u, path)
 }
 
+// value is what a line shows of u: bytes, or inodes under --inodes.
+func (r *reporter) value(u usage) uint64 {
+	if r.cfg.inodes {
+		return u.inodes
+	}
+	return u.size
+}
+
 // line prints a line whatever the threshold, as du prints its total.
 func (r *reporter) line(u usage, path string) {
-	v := u.size
-	if r.cfg.inodes {
-		v = u.inodes
-	}
-	r.out.WriteString(r.cfg.unit.format(v))
+	r.out.WriteString(r.cfg.unit.format(r.value(u)))
 	if r.cfg.showTime {
 		r.out.WriteByte('\t')
 		r.out.WriteString(strftime(r.cfg.timeFormat, time.Unix(0, u.tmax)))

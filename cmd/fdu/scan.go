@@ -53,8 +53,7 @@ type dnode struct {
 	errs     []duError // its own, and its entries' that could not be stat'ed
 
 	mu      sync.Mutex
-	pending map[string]*dnode   // subdirectories not reached yet, by name
-	failed  map[string]struct{} // entries whose stat failed: du counts them not
+	pending map[string]*dnode // subdirectories not reached yet, by name
 }
 
 // scanner turns a walk into a tree of dnodes.
@@ -114,7 +113,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		n.dev, n.ino = d.Info.Device, d.Info.FileID
 		n.nentries = len(d.Entries)
 		var bytes uint64
-		s.entries(d, func(name string) bool { _, bad := n.failed[name]; return bad },
+		s.entries(d,
 			func(e *frd.Entry) { // under -L, a symbolic link to a directory too
 				c := &dnode{}
 				name := strings.Clone(e.Name)
@@ -165,18 +164,15 @@ func (s *scanner) nodeOf(top *dnode, d *walk.Dir) *dnode {
 	return n
 }
 
-// entries runs through d's listing as du sees it. It leaves out the
-// entries whose stat failed and those --exclude names, keeps the
-// directories in d.Entries for the walk to descend into, and calls dir for
-// each of them and file for every other entry, with its path when a
-// pattern needs one.
-func (s *scanner) entries(d *walk.Dir, failed func(name string) bool, dir func(e *frd.Entry), file func(e *frd.Entry, path string)) {
+// entries runs through d's listing as du sees it (the walk has left out
+// the entries it could not stat). It leaves out those --exclude names,
+// keeps the directories in d.Entries for the walk to descend into, and
+// calls dir for each of them and file for every other entry, with its path
+// when a pattern needs one.
+func (s *scanner) entries(d *walk.Dir, dir func(e *frd.Entry), file func(e *frd.Entry, path string)) {
 	keep := d.Entries[:0]
 	for i := range d.Entries {
 		e := &d.Entries[i]
-		if failed(e.Name) {
-			continue
-		}
 		var path string
 		if len(s.cfg.exclude.patterns) > 0 {
 			path = childPath(d.Path, e.Name)
@@ -239,12 +235,6 @@ func (s *scanner) onError(top *dnode, e *walk.Error) {
 	}
 	n := s.nodeOf(top, d)
 	n.mu.Lock()
-	if e.Path != d.Path {
-		if n.failed == nil {
-			n.failed = make(map[string]struct{})
-		}
-		n.failed[filepath.Base(e.Path)] = struct{}{}
-	}
 	n.errs = append(n.errs, duError{e.Path, msg})
 	n.mu.Unlock()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"path/filepath"
 	"sync"
 
 	"github.com/pbednarcik/flexreaddir/frd"
@@ -27,7 +26,6 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		mu      sync.Mutex
 		total   usage
 		counted = true
-		failed  = map[string]map[string]bool{} // directory path: entries whose stat failed
 		errs    []duError
 	)
 	report := func(path, msg string) {
@@ -71,13 +69,8 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 				report(e.Path, "cannot read directory "+quote(e.Path)+": "+strerror(e.Err))
 				return nil
 			}
-			// An entry du cannot stat, it does not count.
-			mu.Lock()
-			if failed[e.Dir.Path] == nil {
-				failed[e.Dir.Path] = map[string]bool{}
-			}
-			failed[e.Dir.Path][filepath.Base(e.Path)] = true
-			mu.Unlock()
+			// An entry that cannot be stat'ed: the walk leaves it out, and
+			// du does not count it either.
 			report(e.Path, s.accessError(e))
 			return nil
 		},
@@ -91,11 +84,8 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 			return fs.SkipDir
 		}
 		local := s.entryUsage(&d.Info, d)
-		mu.Lock()
-		bad := failed[d.Path]
-		mu.Unlock()
 		listed := len(d.Entries)
-		s.entries(d, func(name string) bool { return bad[name] }, func(*frd.Entry) {},
+		s.entries(d, func(*frd.Entry) {},
 			func(e *frd.Entry, path string) {
 				if s.hashed(e) && !s.cfg.countLinks && links.Seen(e.Device, e.FileID) {
 					return
