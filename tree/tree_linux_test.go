@@ -81,6 +81,9 @@ func checkClone(t *testing.T, src, dst string, method Method, specials bool) {
 			if method != Hardlink && !gi.ModTime().Equal(fi.ModTime()) {
 				t.Errorf("%s: mtime %v, source %v", rel, gi.ModTime(), fi.ModTime())
 			}
+			if method == Hardlink {
+				break // the same inode: the same contents
+			}
 			a, _ := os.ReadFile(p)
 			b, _ := os.ReadFile(q)
 			if string(a) != string(b) {
@@ -444,13 +447,18 @@ func TestCloneFewDescriptors(t *testing.T) {
 }
 
 // TestCloneLargeTree clones the 100,000-entry source-checkout shape (with
-// one-byte files, symbolic links and hard links added) by hard links and
-// by copies, checks every entry, and seals and unseals the clone.
+// files of 0 or 1 byte, symbolic links and hard links added) by hard links
+// and by copies, checks every entry, and seals the copy read-only.
 func TestCloneLargeTree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipping the 100,000-entry tree in -short mode")
 	}
 	base := t.TempDir()
+	if os.Geteuid() == 0 {
+		// In memory: the disk of a busy build machine makes 300,000
+		// inodes take minutes, and the scale is what is tested.
+		testfs.MountTmpfs(t, base)
+	}
 	src := filepath.Join(base, "src")
 	must(t, os.Mkdir(src, 0o755))
 	shape := treegen.SourceCheckout
