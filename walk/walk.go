@@ -428,7 +428,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		}
 	}
 	if w.opts.StatAll {
-		kept := entries[:0]
+		n := 0 // entries kept; they move down only after one is left out
 		for i := range entries {
 			e := &entries[i]
 			if !e.Type.IsRegular() && !e.Type.IsDir() {
@@ -440,9 +440,12 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 					continue // reported, and left out as listEach leaves one out
 				}
 			}
-			kept = append(kept, *e)
+			if n != i {
+				entries[n] = *e
+			}
+			n++
 		}
-		entries = kept
+		entries = entries[:n]
 	}
 	if w.links != nil {
 		entries = slices.DeleteFunc(entries, func(e frd.Entry) bool {
