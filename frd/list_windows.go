@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
@@ -20,11 +21,12 @@ type sysLister struct {
 	recs []dirInfo
 }
 
-// windowsBufSize is the buffer a Lister starts with; tests shrink it to
-// reach ERROR_MORE_DATA, and count the restarts it causes.
+// windowsBufSize is the buffer a Lister starts with; a test shrinks it,
+// before any listing, to reach ERROR_MORE_DATA, and counts the restarts
+// it causes (atomically: Listers run at once).
 var (
 	windowsBufSize   = bufSize
-	moreDataRestarts int
+	moreDataRestarts atomic.Int64
 )
 
 func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
@@ -77,7 +79,7 @@ func (l *Lister) appendHandle(dst []Entry, fd uintptr, name string) ([]Entry, er
 			// entry with a larger buffer, dropping those already listed.
 			s.buf = make([]byte, 2*len(s.buf))
 			restart, skip, listed = true, listed, 0
-			moreDataRestarts++
+			moreDataRestarts.Add(1)
 			continue
 		default:
 			return dst, &os.PathError{Op: "GetFileInformationByHandleEx", Path: name, Err: err}

@@ -19,7 +19,7 @@ func TestWindowsMoreData(t *testing.T) {
 	old := windowsBufSize
 	windowsBufSize = 100 // less than one record: ERROR_MORE_DATA at once
 	defer func() { windowsBufSize = old }()
-	moreDataRestarts = 0
+	moreDataRestarts.Store(0)
 	var l Lister
 	f, err := os.Open(dir)
 	must(t, err)
@@ -27,10 +27,10 @@ func TestWindowsMoreData(t *testing.T) {
 	entries, err := l.AppendDir(nil, f)
 	must(t, err)
 	checkSameAsOS(t, dir, entries)
-	if moreDataRestarts == 0 {
+	if moreDataRestarts.Load() == 0 {
 		t.Error("the listing never met ERROR_MORE_DATA: the test does not test it")
 	}
-	t.Logf("%d restarts after ERROR_MORE_DATA", moreDataRestarts)
+	t.Logf("%d restarts after ERROR_MORE_DATA", moreDataRestarts.Load())
 }
 
 // TestWindowsRewindAndNames lists one handle twice under Rewind, full and

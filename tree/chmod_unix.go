@@ -4,8 +4,11 @@ package tree
 
 import (
 	"context"
+	"runtime"
+	"sync"
 	"sync/atomic"
 
+	"github.com/pbednarcik/flexreaddir/internal/dirfd"
 	"github.com/pbednarcik/flexreaddir/walk"
 	"golang.org/x/sys/unix"
 )
@@ -67,14 +70,25 @@ func DirsWritable(dir string, workers int) (int, error) {
 	return int(n.Load()), err
 }
 
+// chmodPerWorker is the most descriptors a permission walk's worker holds
+// at once: the directory, and chmodNoFollow's two.
+const chmodPerWorker = 3
+
 // permWalk walks dir with fn, returning the first error.
 func permWalk(dir string, workers int, fn walk.DirFunc) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers, kept := dirfd.Plan(workers, 0, chmodPerWorker, 1)
+	var mu sync.Mutex
 	var first error
-	var once atomic.Bool
 	err := walk.Dirs(context.Background(), dir, &walk.Options{
-		Workers: workers,
+		Workers:     workers,
+		MaxOpenDirs: walkKept(kept),
 		OnError: func(e *walk.Error) error {
-			if once.CompareAndSwap(false, true) {
+			mu.Lock()
+			defer mu.Unlock()
+			if first == nil {
 				first = &Error{"walk", e.Path, e.Err}
 			}
 			return first
@@ -85,6 +99,8 @@ func permWalk(dir string, workers int, fn walk.DirFunc) error {
 		}
 		return fn(d)
 	})
+	mu.Lock()
+	defer mu.Unlock()
 	if first != nil {
 		return first
 	}

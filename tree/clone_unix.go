@@ -9,11 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/pbednarcik/flexreaddir/frd"
+	"github.com/pbednarcik/flexreaddir/internal/dirfd"
 	"github.com/pbednarcik/flexreaddir/walk"
 	"golang.org/x/sys/unix"
 )
@@ -101,35 +103,7 @@ type cloner struct {
 	dirs, files, links, specials, skipped atomic.Int64
 	bytes                                 atomic.Int64
 
-	fdMu sync.Mutex
-	fds  map[int]struct{} // destination directories open, closed at the end if a failure left them
-}
-
-// track and untrack keep the set of destination descriptors open.
-func (c *cloner) track(fd int) {
-	c.fdMu.Lock()
-	if c.fds == nil {
-		c.fds = map[int]struct{}{}
-	}
-	c.fds[fd] = struct{}{}
-	c.fdMu.Unlock()
-}
-
-func (c *cloner) closeFD(fd int) {
-	c.fdMu.Lock()
-	delete(c.fds, fd)
-	c.fdMu.Unlock()
-	unix.Close(fd)
-}
-
-// closeAll closes what a stopped walk left open.
-func (c *cloner) closeAll() {
-	c.fdMu.Lock()
-	defer c.fdMu.Unlock()
-	for fd := range c.fds {
-		unix.Close(fd)
-	}
-	c.fds = nil
+	dst *dirfd.Set // destination directories kept open for their subdirectories
 }
 
 func (c *cloner) result() Result {
@@ -145,50 +119,46 @@ func openDir(path string) (int, error) {
 	return unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 }
 
-// openDirAt opens name in dirfd, refusing a symbolic link.
-func openDirAt(dirfd int, name string) (int, error) {
-	return unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-}
-
 // testHookDir, when a test sets it, runs first in each directory's visit.
 var testHookDir func(d *walk.Dir)
 
 // dstDir is a destination directory: made by its parent's visit, opened
-// by its own, finished (mode and times) by Post. Its descriptor stays open
+// by its own, finished (mode and times) by Post. Its descriptor is kept
 // from its visit to its Post only while it has subdirectories to come and
-// the cloner's budget allows; otherwise it is found again from the nearest
-// open ancestor, one openat(O_NOFOLLOW) per level, as the walker does.
+// the budget allows; otherwise it is found again from the nearest open
+// ancestor, one openat(O_NOFOLLOW) per level, as the walker does.
 type dstDir struct {
-	parent *dstDir
-	name   string
-	fd     int  // open, or -1
-	kept   bool // counted against the budget
-	st     unix.Stat_t
+	dirfd.Node
+	st unix.Stat_t // the source directory's
 }
 
-// openDst opens p's destination directory from its nearest ancestor with
-// an open descriptor. An ancestor's descriptor changes only in its own
-// visit, before its subdirectories are queued, and in its Post, after all
-// of them are done, so a visit below it may read it unlocked.
-func (c *cloner) openDst(p *dstDir) (int, error) {
-	var path []string
-	a := p
-	for ; a.fd < 0; a = a.parent {
-		path = append(path, a.name)
+// perWorker is the most descriptors a clone's worker holds at once: the
+// source directory, the destination directory, and a file's two ends.
+const perWorker = 4
+
+// budget fits the clone into the descriptors left: its workers, and the
+// directories kept on each side.
+func (c *cloner) budget() (workers, srcKept, dstKept int) {
+	workers = c.opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	fd := a.fd
-	for i := len(path) - 1; i >= 0; i-- {
-		nfd, err := openDirAt(fd, path[i])
-		if fd != a.fd {
-			unix.Close(fd)
-		}
-		if err != nil {
-			return -1, err
-		}
-		fd = nfd
+	side := c.opts.MaxOpenDirs
+	if side <= 0 {
+		side = dirfd.DefaultKept()
 	}
-	c.track(fd)
-	return fd, nil
+	workers, kept := dirfd.Plan(workers, 2*side, perWorker, 2)
+	srcKept = kept / 2
+	return workers, srcKept, kept - srcKept
+}
+
+// walkKept is a count of kept directories as walk.Options.MaxOpenDirs
+// takes it: none is negative, since 0 is the default.
+func walkKept(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // tree clones the directory src into a new directory name of parent.
@@ -196,7 +166,7 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	if err := unix.Mkdirat(parent, name, 0o700); err != nil {
 		return &Error{"mkdirat", dst, err}
 	}
-	root, err := openDirAt(parent, name)
+	root, err := dirfd.OpenAt(parent, name, false, dst)
 	if err != nil {
 		return &Error{"openat", dst, err}
 	}
@@ -207,14 +177,11 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	}
 	c.dev = uint64(dstSt.Dev)
 	c.dirs.Add(1)
-	c.track(root)
-	defer c.closeAll()
-	top := &dstDir{fd: root, st: *st}
-	maxKept := int64(c.opts.MaxOpenDirs)
-	if maxKept <= 0 {
-		maxKept = defaultMaxOpenDirs()
-	}
-	var kept atomic.Int64
+	workers, srcKept, dstKept := c.budget()
+	c.dst = dirfd.NewSet(dstKept)
+	defer c.dst.CloseAll()
+	top := &dstDir{st: *st}
+	c.dst.Keep(&top.Node, root, true)
 
 	var firstErr error
 	var errOnce sync.Once
@@ -224,29 +191,13 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	}
 	rel := func(p string) string { return filepath.Join(dst, p[len(src):]) }
 	opts := &walk.Options{
-		Workers:     c.opts.Workers,
-		MaxOpenDirs: c.opts.MaxOpenDirs,
+		Workers:     workers,
+		MaxOpenDirs: walkKept(srcKept),
 		Names:       true, // the clone stats only what its method needs
 		OnError:     func(e *walk.Error) error { return fail(&Error{"walk", e.Path, e.Err}) },
 		Post: func(d *walk.Dir) error {
-			p := d.Data.(*dstDir)
-			if p.kept {
-				kept.Add(-1)
-			}
-			if p.fd < 0 {
-				fd, err := c.openDst(p)
-				if err != nil {
-					return fail(&Error{"openat", rel(d.Path), err})
-				}
-				p.fd = fd
-			}
-			// The directory is complete: its final mode and times.
-			defer func() { c.closeFD(p.fd); p.fd = -1 }()
-			if err := unix.Fchmod(p.fd, uint32(p.st.Mode)&07777); err != nil {
-				return fail(&Error{"fchmod", rel(d.Path), err})
-			}
-			if err := futimens(p.fd, p.st.Atim, p.st.Mtim); err != nil {
-				return fail(&Error{"futimens", rel(d.Path), err})
+			if err := c.finishDir(d.Data.(*dstDir), top, rel(d.Path)); err != nil {
+				return fail(err)
 			}
 			return nil
 		},
@@ -256,31 +207,26 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 			testHookDir(d)
 		}
 		p := top
+		fd := top.Fd()
 		if d.Parent != nil {
-			p = &dstDir{parent: d.Parent.Data.(*dstDir), name: d.Info.Name, fd: -1}
+			p = &dstDir{Node: dirfd.Node{Parent: &d.Parent.Data.(*dstDir).Node, Name: d.Info.Name}}
 			if err := unix.Fstat(int(d.Fd()), &p.st); err != nil {
 				return fail(&Error{"fstat", d.Path, err})
 			}
-			fd, err := c.openDst(p)
-			if err != nil {
+			var err error
+			if fd, err = p.Open(rel(d.Path)); err != nil {
 				return fail(&Error{"openat", rel(d.Path), err})
 			}
-			p.fd = fd
-		}
-		defer func() {
-			// Subdirectories to come: keep the descriptor for them and for
-			// Post if the budget allows. Otherwise Post, which follows this
-			// visit at once, needs it anyway.
-			if subdirs := slices.ContainsFunc(d.Entries, func(e frd.Entry) bool { return e.Type.IsDir() }); subdirs && p != top {
-				if kept.Add(1) <= maxKept {
-					p.kept = true
-				} else {
-					kept.Add(-1)
-					c.closeFD(p.fd)
-					p.fd = -1
+			defer func() {
+				// Subdirectories to come: keep the descriptor for them and
+				// for Post if the budget allows. Otherwise Post, which
+				// follows this visit at once, opens it again.
+				subdirs := slices.ContainsFunc(d.Entries, func(e frd.Entry) bool { return e.Type.IsDir() })
+				if !subdirs || !c.dst.Keep(&p.Node, fd, false) {
+					unix.Close(fd)
 				}
-			}
-		}()
+			}()
+		}
 		d.Data = p
 		srcfd := int(d.Fd())
 		for _, e := range d.Entries {
@@ -289,20 +235,20 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 			var err error
 			switch {
 			case e.Type.IsDir():
-				if err = unix.Mkdirat(p.fd, e.Name, 0o700); err != nil {
+				if err = unix.Mkdirat(fd, e.Name, 0o700); err != nil {
 					return fail(&Error{"mkdirat", to.String(), err})
 				}
 				c.dirs.Add(1)
 			case e.Type&fs.ModeSymlink != 0:
-				err = c.symlink(srcfd, e.Name, p.fd, e.Name, to)
+				err = c.symlink(srcfd, e.Name, fd, e.Name, to)
 			case e.Type.IsRegular():
-				err = c.file(srcfd, e.Name, nil, p.fd, e.Name, to)
+				err = c.file(srcfd, e.Name, nil, fd, e.Name, to)
 			default:
 				var st unix.Stat_t
 				if err = unix.Fstatat(srcfd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 					err = &Error{"fstatat", filepath.Join(d.Path, e.Name), err}
 				} else {
-					err = c.special(&st, p.fd, e.Name, to)
+					err = c.special(&st, fd, e.Name, to)
 				}
 			}
 			if err != nil {
@@ -337,6 +283,28 @@ func (w where) source() string {
 		return w.src
 	}
 	return filepath.Join(w.srcDir, w.name)
+}
+
+// finishDir gives the destination directory p, complete, its final mode
+// and times, and closes it.
+func (c *cloner) finishDir(p, top *dstDir, path string) error {
+	fd := p.Fd()
+	if fd >= 0 {
+		defer c.dst.Close(&p.Node, p == top)
+	} else {
+		var err error
+		if fd, err = p.Open(path); err != nil {
+			return &Error{"openat", path, err}
+		}
+		defer unix.Close(fd)
+	}
+	if err := unix.Fchmod(fd, uint32(p.st.Mode)&07777); err != nil {
+		return &Error{"fchmod", path, err}
+	}
+	if err := futimens(fd, p.st.Atim, p.st.Mtim); err != nil {
+		return &Error{"futimens", path, err}
+	}
+	return nil
 }
 
 // symlink makes again at name in dstDir the symbolic link name in srcDir.
@@ -557,14 +525,4 @@ func copyData(in, out int, size int64) error {
 			w = w[m:]
 		}
 	}
-}
-
-// defaultMaxOpenDirs is the walker's default: a quarter of RLIMIT_NOFILE,
-// at most 1,024.
-func defaultMaxOpenDirs() int64 {
-	var rl unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) != nil {
-		return 64
-	}
-	return int64(min(max(rl.Cur/4, 4), 1024))
 }

@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !darwin && !freebsd && !netbsd && !openbsd && !dragonfly
 
 package walk
 
@@ -10,18 +10,27 @@ import (
 	"github.com/pbednarcik/flexreaddir/frd"
 )
 
-// The portable walk opens each directory by its path.
+// The by-path walk (Windows, and the systems without a descriptor-relative
+// walk here): each directory is opened by its full path, so nothing is
+// kept open between listings, and a directory swapped for a symbolic link
+// between the check and the open is not detected.
 
 type handle = *os.File
 
 var noHandle handle
 
-func openRoot(path string) (handle, error) { return os.Open(path) }
+// fdNode is where a directory is; the by-path walk needs no descriptor of
+// an ancestor to open it.
+type fdNode struct {
+	Parent *fdNode
+	Name   string
+	Follow bool
+}
 
-// openAt opens path, refusing a symbolic link unless follow is set. (The
-// check and the open are two steps here; the Linux walk makes them one.)
-func openAt(_ handle, _ string, follow bool, path string) (handle, error) {
-	if !follow {
+// Open opens the directory at path, refusing a symbolic link unless it is
+// a followed one. (The check and the open are two steps here.)
+func (n *fdNode) Open(path string) (handle, error) {
+	if !n.Follow {
 		fi, err := os.Lstat(path)
 		if err != nil {
 			return nil, err
@@ -33,7 +42,18 @@ func openAt(_ handle, _ string, follow bool, path string) (handle, error) {
 	return os.Open(path)
 }
 
-func reopen(n *node) (handle, error) { return openAt(nil, n.name, n.follow, n.dir.Path) }
+// fdSet keeps nothing: every directory is opened by its path.
+type fdSet struct{}
+
+func newSet(int) *fdSet                        { return &fdSet{} }
+func (*fdSet) Keep(*fdNode, handle, bool) bool { return false }
+func (*fdSet) Close(*fdNode, bool)             {}
+func (*fdSet) CloseAll()                       {}
+
+// plan: one descriptor per worker, whatever the budget.
+func plan(workers, kept int) (int, int) { return max(workers, 1), kept }
+
+func openRoot(path string) (handle, error) { return os.Open(path) }
 
 func statHandle(f handle) (info frd.Entry, dev, ino uint64, err error) {
 	fi, err := f.Stat()
@@ -85,8 +105,6 @@ func closeHandle(f handle) {
 		f.Close()
 	}
 }
-
-func defaultMaxOpenDirs() int32 { return 64 }
 
 func handleFd(f handle) uintptr {
 	if f == nil {

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pbednarcik/flexreaddir/frd"
+	"github.com/pbednarcik/flexreaddir/internal/dirfd"
 )
 
 // Options configure a walk. The zero value (and a nil *Options) walks with
@@ -88,9 +89,11 @@ type Options struct {
 	SplitDirSize int64
 
 	// MaxOpenDirs bounds the directory descriptors the walk keeps open
-	// between listing a directory and opening its subdirectories; 0 means
-	// a quarter of RLIMIT_NOFILE's soft limit, at least 4 and at most
-	// 1,024. See Dirs for the total.
+	// between listing a directory and opening its subdirectories, besides
+	// the root's; 0 means a quarter of RLIMIT_NOFILE's soft limit, at
+	// least 4 and at most 1,024, and a negative value none (every
+	// directory is then found again from the root). See Dirs for the
+	// total.
 	MaxOpenDirs int
 
 	// Post, when set, is called for each directory passed to the DirFunc,
@@ -192,12 +195,11 @@ type DirFunc func(d *Dir) error
 type node struct {
 	dir    Dir
 	parent *node
-	name   string
+	// fdn is its name in its parent and, while its subdirectories wait to
+	// be opened from it, its kept descriptor (Follow: a symbolic link
+	// followed to a directory).
+	fdn fdNode
 
-	mu sync.Mutex // guards fd
-	fd handle     // open while subdirectories wait to be opened from it; noHandle otherwise
-
-	follow  bool // a symbolic link followed to a directory
 	visited bool // passed to the DirFunc, so Post is due
 
 	unopened  atomic.Int32 // subdirectories not opened yet
@@ -215,16 +217,19 @@ type walker struct {
 	stack   []*node // LIFO: depth first, so few directories wait at once
 	busy    int     // workers processing a node
 	stopped bool
+	ended   bool  // Dirs is returning: a late cancellation changes nothing
 	stopErr error // what ended the walk early
 	first   error // the first error reported, when OnError is nil
+
+	panicked any  // the first panic of a callback, re-raised by Dirs
+	goexit   bool // a callback called runtime.Goexit
 
 	splitAt int64 // Options.SplitDirSize, resolved
 
 	freeMu sync.Mutex
 	free   []*node // finished nodes, under Options.Reuse
 
-	kept    atomic.Int32 // descriptors kept open for subdirectories
-	maxKept int32
+	fds     *fdSet // the descriptors kept open for subdirectories
 	rootDev uint64
 	links   *LinkSet
 }
@@ -239,12 +244,22 @@ type walker struct {
 // error met (the walk went on past it). A root that is not a directory is
 // an error.
 //
-// On Linux the walk holds at most Options.MaxOpenDirs descriptors kept
-// between listings, plus one per worker being listed and one more per
-// worker while it reopens a directory whose parent's descriptor was
-// closed; a directory so reopened is found again from its nearest open
-// ancestor without following any symbolic link.
+// On Linux, macOS and the BSDs every directory is opened relative to its
+// parent's descriptor, or found again from its nearest open ancestor,
+// never through a symbolic link it was not asked to follow. The walk holds
+// at most Options.MaxOpenDirs descriptors kept between listings, the
+// root's, and one or two per worker; where RLIMIT_NOFILE leaves fewer
+// than that needs, it runs fewer workers and keeps fewer descriptors
+// rather than fail. However the walk ends (an error, SkipAll, a cancelled
+// ctx, a panic), every descriptor it opened is closed when Dirs returns.
+//
+// A panic in fn, Post or OnError stops the walk and is raised again in the
+// goroutine that called Dirs, once the workers have stopped; a
+// runtime.Goexit there is passed on the same way. A nil fn is an error.
 func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
+	if fn == nil {
+		return errors.New("walk: Dirs with a nil DirFunc")
+	}
 	w := &walker{ctx: ctx, fn: fn}
 	if opts != nil {
 		w.opts = *opts
@@ -252,22 +267,21 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	if w.opts.Workers <= 0 {
 		w.opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	w.maxKept = int32(w.opts.MaxOpenDirs)
-	if w.maxKept <= 0 {
-		w.maxKept = defaultMaxOpenDirs()
-	}
+	var kept int
+	w.opts.Workers, kept = plan(w.opts.Workers, w.opts.MaxOpenDirs)
+	w.fds = newSet(kept)
 	if w.opts.HardLinksOnce {
 		w.links = NewLinkSet()
 	}
 	switch w.splitAt = w.opts.SplitDirSize; {
-	case w.splitAt == 0:
-		w.splitAt = DefaultSplitDirSize
 	case w.splitAt < 0 || w.opts.Workers == 1 || w.opts.Names:
 		w.splitAt = 0
+	case w.splitAt == 0:
+		w.splitAt = DefaultSplitDirSize
 	}
 	w.cond.L = &w.mu
 
-	rn := &node{name: root, fd: noHandle}
+	rn := &node{fdn: fdNode{Name: root}}
 	rn.dir = Dir{Path: root, fd: noHandle}
 	rn.remaining.Store(1)
 	w.stack = append(w.stack, rn)
@@ -283,20 +297,28 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	stop := context.AfterFunc(ctx, func() { w.stop(ctx.Err()) })
 	wg.Wait()
 	stop()
-	closeHandle(rn.takeFD()) // the root's, if an early stop left it open
-	if errors.Is(w.stopErr, fs.SkipAll) {
+	w.fds.CloseAll() // what an early stop left kept
+	w.mu.Lock()
+	w.ended = true
+	stopErr, first, panicked, goexit := w.stopErr, w.first, w.panicked, w.goexit
+	w.mu.Unlock()
+	switch {
+	case panicked != nil:
+		panic(panicked)
+	case goexit:
+		runtime.Goexit()
+	case errors.Is(stopErr, fs.SkipAll):
 		return nil
+	case stopErr != nil:
+		return stopErr
 	}
-	if w.stopErr != nil {
-		return w.stopErr
-	}
-	return w.first
+	return first
 }
 
 // stop ends the walk with err, the first time it is called.
 func (w *walker) stop(err error) {
 	w.mu.Lock()
-	if !w.stopped {
+	if !w.stopped && !w.ended {
 		w.stopped = true
 		w.stopErr = err
 	}
@@ -311,6 +333,12 @@ func (w *walker) work() {
 	l.Names = w.opts.Names
 	l.ReuseNames = w.opts.Reuse
 	var entries []frd.Entry
+	normal := false
+	defer func() {
+		if !normal {
+			w.abort(recover())
+		}
+	}()
 	for {
 		w.mu.Lock()
 		for len(w.stack) == 0 && w.busy > 0 && !w.stopped {
@@ -319,6 +347,7 @@ func (w *walker) work() {
 		if w.stopped || len(w.stack) == 0 {
 			w.mu.Unlock()
 			w.cond.Broadcast()
+			normal = true
 			return
 		}
 		n := w.stack[len(w.stack)-1]
@@ -337,6 +366,23 @@ func (w *walker) work() {
 			w.cond.Broadcast()
 		}
 	}
+}
+
+// abort ends the walk from a worker whose callback panicked with p, or
+// called runtime.Goexit (p nil), so that Dirs raises it again.
+func (w *walker) abort(p any) {
+	w.mu.Lock()
+	if w.panicked == nil && !w.goexit {
+		if p != nil {
+			w.panicked = p
+		} else {
+			w.goexit = true
+		}
+	}
+	w.stopped = true
+	w.busy--
+	w.mu.Unlock()
+	w.cond.Broadcast()
 }
 
 // report hands err to OnError, or keeps the first; it returns false when
@@ -362,52 +408,98 @@ func (w *walker) report(d *Dir, path string, depth int, err error) bool {
 }
 
 // visit opens, lists and reports the directory n, and queues its
-// subdirectories. It returns the listing's storage for reuse.
+// subdirectories. It returns the listing's storage for reuse. The
+// descriptor is closed on every way out, a callback's panic included,
+// unless it is kept for the subdirectories.
 func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry {
-	if w.ctx.Err() != nil {
-		w.stop(w.ctx.Err())
+	if err := w.ctx.Err(); err != nil {
+		w.stop(err)
 		return entries
 	}
 	d := &n.dir
 	fd, err := w.open(n)
 	if err != nil {
-		if n.parent != nil && errors.Is(err, fs.ErrNotExist) {
-			w.finish(n) // removed since its parent was listed: left out
-			return entries
-		}
-		w.report(d, d.Path, d.Depth, err)
+		if n.parent == nil || !errors.Is(err, fs.ErrNotExist) {
+			w.report(d, d.Path, d.Depth, err)
+		} // else removed since its parent was listed: left out
 		w.finish(n)
 		return entries
 	}
-	info, dev, ino, err := statHandle(fd)
-	if err != nil {
-		closeHandle(fd)
-		w.report(d, d.Path, d.Depth, err)
+	kept := false
+	defer func() {
+		d.fd = noHandle
+		if !kept {
+			closeHandle(fd)
+		}
+	}()
+	if !w.enter(n, fd) {
 		w.finish(n)
 		return entries
+	}
+	entries, ok := w.list(l, entries[:0], n, fd)
+	if !ok {
+		return entries
+	}
+	d.Entries = entries
+	d.fd = fd
+	n.visited = true
+	ferr := w.fn(d)
+	left := d.Entries // the DirFunc may have removed entries
+	d.Entries = nil
+	if ferr != nil && ferr != fs.SkipDir {
+		w.stop(ferr)
+		return entries[:0]
+	}
+
+	var subdirs []*node
+	if ferr == nil && (w.opts.MaxDepth <= 0 || d.Depth < w.opts.MaxDepth) {
+		subdirs = w.subdirs(n, fd, left)
+	}
+	if len(subdirs) > 0 {
+		n.unopened.Store(int32(len(subdirs)))
+		n.remaining.Add(int32(len(subdirs)))
+		// Beyond the budget its subdirectories are found again from an
+		// open ancestor; the root is always kept.
+		kept = w.fds.Keep(&n.fdn, fd, n.parent == nil)
+		w.push(subdirs)
+	}
+	w.finish(n)
+	return entries[:0]
+}
+
+// enter stats the open directory n and decides whether to list it: not
+// when it is on another file system under OneFileSystem, or is one of its
+// own ancestors.
+func (w *walker) enter(n *node, fd handle) bool {
+	d := &n.dir
+	info, dev, ino, err := statHandle(fd)
+	if err != nil {
+		w.report(d, d.Path, d.Depth, err)
+		return false
 	}
 	info.Name = filepath.Base(d.Path)
 	d.Info, n.dev, n.ino = info, dev, ino
-	if n.parent == nil {
+	switch {
+	case n.parent == nil:
 		w.rootDev = dev
-	} else {
-		if w.opts.OneFileSystem && dev != w.rootDev {
-			closeHandle(fd)
-			w.finish(n)
-			return entries
-		}
-		if n.isLoop() {
-			closeHandle(fd)
-			w.report(d, d.Path, d.Depth, ErrLoop)
-			w.finish(n)
-			return entries
-		}
+	case w.opts.OneFileSystem && dev != w.rootDev:
+		return false
+	case n.isLoop():
+		w.report(d, d.Path, d.Depth, ErrLoop)
+		return false
 	}
+	return true
+}
 
-	if w.splitAt > 0 && info.Size >= w.splitAt {
-		entries, err = w.listSplit(l, entries[:0], fd, d.Path)
+// list lists the open directory n as the options ask, reporting what
+// fails. It returns false when OnError ended the walk.
+func (w *walker) list(l *frd.Lister, entries []frd.Entry, n *node, fd handle) ([]frd.Entry, bool) {
+	d := &n.dir
+	var err error
+	if w.splitAt > 0 && d.Info.Size >= w.splitAt {
+		entries, err = w.listSplit(l, entries, fd, d.Path)
 	} else {
-		entries, err = listHandle(l, entries[:0], fd, d.Path)
+		entries, err = listHandle(l, entries, fd, d.Path)
 	}
 	if err != nil && !w.opts.Names && errPath(err, d.Path) != d.Path {
 		// An entry could not be stat'ed (a directory that may be read but
@@ -416,36 +508,33 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		// rest, as du does.
 		var ok bool
 		if entries, ok, err = w.listEach(l, entries[:0], fd, d); !ok {
-			closeHandle(fd)
-			return entries
+			return entries, false
 		}
 	}
 	if err != nil {
 		d.Err = err
 		if !w.report(d, errPath(err, d.Path), d.Depth, err) {
-			closeHandle(fd)
-			return entries
+			return entries, false
 		}
 	}
 	if w.opts.StatAll {
-		n := 0 // entries kept; they move down only after one is left out
+		k := 0 // entries kept; they move down only after one is left out
 		for i := range entries {
 			e := &entries[i]
 			if !e.Type.IsRegular() && !e.Type.IsDir() {
 				if err := statOther(fd, d.Path, e, w.opts.FollowSymlinks); err != nil {
 					if !w.report(d, joinPath(d.Path, e.Name), d.Depth, err) {
-						closeHandle(fd)
-						return entries
+						return entries, false
 					}
 					continue // reported, and left out as listEach leaves one out
 				}
 			}
-			if n != i {
-				entries[n] = *e
+			if k != i {
+				entries[k] = *e
 			}
-			n++
+			k++
 		}
-		entries = entries[:n]
+		entries = entries[:k]
 	}
 	if w.links != nil {
 		entries = slices.DeleteFunc(entries, func(e frd.Entry) bool {
@@ -455,38 +544,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 	if w.opts.Sorted {
 		slices.SortFunc(entries, frd.CompareName)
 	}
-	d.Entries = entries
-	d.fd = fd
-	n.visited = true
-	ferr := w.fn(d)
-	left := d.Entries // the DirFunc may have removed entries
-	d.Entries = nil
-	d.fd = noHandle
-	if ferr != nil && ferr != fs.SkipDir {
-		closeHandle(fd)
-		w.stop(ferr)
-		return entries[:0]
-	}
-
-	var subdirs []*node
-	if ferr == nil && (w.opts.MaxDepth <= 0 || d.Depth < w.opts.MaxDepth) {
-		subdirs = w.subdirs(n, fd, left)
-	}
-	if len(subdirs) == 0 {
-		closeHandle(fd)
-	} else {
-		n.unopened.Store(int32(len(subdirs)))
-		n.remaining.Add(int32(len(subdirs)))
-		if n.parent == nil || w.kept.Add(1) <= w.maxKept {
-			n.setFD(fd)
-		} else {
-			w.kept.Add(-1)
-			closeHandle(fd) // its subdirectories are found again from an open ancestor
-		}
-		w.push(subdirs)
-	}
-	w.finish(n)
-	return entries[:0]
+	return entries, true
 }
 
 // listSplit lists a huge directory by names, then stats its files on
@@ -494,7 +552,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 func (w *walker) listSplit(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.Entry, error) {
 	l.Names = true
 	dst, err := listHandle(l, dst, fd, path)
-	l.Names = false
+	l.Names = w.opts.Names
 	if err != nil {
 		return dst, err
 	}
@@ -543,7 +601,7 @@ func (w *walker) listSplit(l *frd.Lister, dst []frd.Entry, fd handle, path strin
 func (w *walker) listEach(l *frd.Lister, dst []frd.Entry, fd handle, d *Dir) ([]frd.Entry, bool, error) {
 	l.Names, l.Rewind = true, true
 	dst, err := listHandle(l, dst, fd, d.Path)
-	l.Names, l.Rewind = false, false
+	l.Names, l.Rewind = w.opts.Names, false
 	if err != nil {
 		return dst, true, err
 	}
@@ -600,8 +658,9 @@ func (w *walker) subdirs(n *node, fd handle, entries []frd.Entry) []*node {
 			continue
 		}
 		c := w.newNode()
-		c.parent, c.name, c.fd, c.follow = n, strings.Clone(e.Name), noHandle, follow
-		c.dir = Dir{Path: joinPath(n.dir.Path, c.name), Depth: n.dir.Depth + 1, Parent: &n.dir, fd: noHandle}
+		c.parent = n
+		c.fdn = fdNode{Parent: &n.fdn, Name: strings.Clone(e.Name), Follow: follow}
+		c.dir = Dir{Path: joinPath(n.dir.Path, c.fdn.Name), Depth: n.dir.Depth + 1, Parent: &n.dir, fd: noHandle}
 		c.remaining.Store(1)
 		subs = append(subs, c)
 	}
@@ -672,29 +731,15 @@ func (w *walker) release(n *node) {
 
 // open opens n's directory: the root by its path, any other relative to
 // its parent's descriptor, or found again from its nearest open ancestor
-// when the parent's was closed.
+// when the parent's was not kept.
 func (w *walker) open(n *node) (handle, error) {
 	if n.parent == nil {
 		return openRoot(n.dir.Path)
 	}
-	p := n.parent
-	p.mu.Lock()
-	pfd := p.fd
-	var fd handle
-	var err error
-	if pfd != noHandle {
-		fd, err = openAt(pfd, n.name, n.follow, n.dir.Path)
-	}
-	p.mu.Unlock()
-	if pfd == noHandle {
-		fd, err = reopen(n)
-	}
-	if p.unopened.Add(-1) == 0 && p.parent != nil {
+	fd, err := n.fdn.Open(n.dir.Path)
+	if p := n.parent; p.unopened.Add(-1) == 0 && p.parent != nil {
 		// Every subdirectory of p is open: p's descriptor has done its job.
-		if old := p.takeFD(); old != noHandle {
-			closeHandle(old)
-			w.kept.Add(-1)
-		}
+		w.fds.Close(&p.fdn, false)
 	}
 	return fd, err
 }
@@ -712,31 +757,9 @@ func (n *node) isLoop() bool {
 	return false
 }
 
-func (n *node) setFD(fd handle) {
-	n.mu.Lock()
-	n.fd = fd
-	n.mu.Unlock()
-}
-
-func (n *node) takeFD() handle {
-	n.mu.Lock()
-	fd := n.fd
-	n.fd = noHandle
-	n.mu.Unlock()
-	return fd
-}
-
 // joinPath joins a directory's path and an entry's name as the walk
 // reports them: filepath.Join without cleaning the root as given.
-func joinPath(dir, name string) string {
-	if dir == "" {
-		return name
-	}
-	if os.IsPathSeparator(dir[len(dir)-1]) {
-		return dir + name
-	}
-	return dir + string(filepath.Separator) + name
-}
+func joinPath(dir, name string) string { return dirfd.Join(dir, name) }
 
 // errPath is the path an error names: the entry's for an *os.PathError.
 func errPath(err error, dir string) string {

@@ -1,0 +1,302 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package dirfd
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+	"golang.org/x/sys/unix"
+)
+
+const openFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+
+// Retry calls fn until it returns anything but EINTR: a slow file system
+// (NFS, FUSE) may interrupt a system call with a signal.
+func Retry[T any](fn func() (T, error)) (T, error) {
+	for {
+		v, err := fn()
+		if err != unix.EINTR {
+			return v, err
+		}
+	}
+}
+
+// Open opens the directory path, following a symbolic link as open(2)
+// does: the root of a walk, named by its caller.
+func Open(path string) (int, error) {
+	fd, err := Retry(func() (int, error) { return unix.Open(path, openFlags, 0) })
+	if err != nil {
+		return -1, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return fd, nil
+}
+
+// OpenAt opens the directory name in the open directory parent, never
+// through a symbolic link unless follow is set. path names it in errors.
+func OpenAt(parent int, name string, follow bool, path string) (int, error) {
+	fd, err := openAt(parent, name, follow)
+	if err != nil {
+		return -1, &os.PathError{Op: "openat", Path: path, Err: err}
+	}
+	return fd, nil
+}
+
+// Close closes fd unless it is negative.
+func Close(fd int) {
+	if fd >= 0 {
+		unix.Close(fd)
+	}
+}
+
+// Node is a directory of a tree walked by descriptor: where it is in its
+// parent and, while it is kept in a Set, its open descriptor. The zero
+// Node has no descriptor.
+type Node struct {
+	Parent *Node
+	Name   string
+	Follow bool // a symbolic link followed to a directory: opened following it
+
+	mu  sync.Mutex // guards fd1 against a Close while a child opens from it
+	fd1 int        // the descriptor plus one, so that the zero Node has none
+
+	prev, next *Node // in the Set that keeps it
+	set        *Set
+}
+
+// Open opens n's directory: relative to the nearest ancestor whose
+// descriptor is kept, one OpenAt per level below it, so that no symbolic
+// link swapped into the tree can lead out of it. path names n in errors.
+// An ancestor's descriptor is used under its lock, so a Close of it waits.
+// The walk keeps its root, so an ancestor with a descriptor exists;
+// without one Open fails with EBADF.
+func (n *Node) Open(path string) (int, error) {
+	var chain []*Node // n and the ancestors below the open one, deepest first
+	for a := n; a.Parent != nil; a = a.Parent {
+		chain = append(chain, a)
+		p := a.Parent
+		p.mu.Lock()
+		if p.fd1 == 0 {
+			p.mu.Unlock()
+			continue
+		}
+		i := len(chain) - 1
+		fd, err := openAt(p.fd1-1, a.Name, a.Follow)
+		p.mu.Unlock()
+		for ; err == nil && i > 0; i-- {
+			var next int
+			next, err = openAt(fd, chain[i-1].Name, chain[i-1].Follow)
+			Close(fd)
+			fd = next
+		}
+		if err != nil {
+			return -1, &os.PathError{Op: "openat", Path: ancestorPath(path, i), Err: err}
+		}
+		return fd, nil
+	}
+	return -1, &os.PathError{Op: "openat", Path: path, Err: unix.EBADF}
+}
+
+func openAt(parent int, name string, follow bool) (int, error) {
+	flags := openFlags | unix.O_NOFOLLOW
+	if follow {
+		flags = openFlags
+	}
+	return Retry(func() (int, error) { return unix.Openat(parent, name, flags, 0) })
+}
+
+// ancestorPath is the path up levels above path.
+func ancestorPath(path string, up int) string {
+	for ; up > 0; up-- {
+		path = filepath.Dir(path)
+	}
+	return path
+}
+
+// Set keeps the descriptors of a walk's directories open between the
+// listing of one and the opens of its subdirectories, within a budget, and
+// closes whatever it still holds when the walk ends.
+type Set struct {
+	mu   sync.Mutex
+	head *Node
+	n    int
+	max  int
+}
+
+// NewSet returns a Set that keeps at most max descriptors besides the ones
+// forced on it.
+func NewSet(max int) *Set { return &Set{max: max} }
+
+// Keep keeps fd as n's descriptor when the budget allows, or when force
+// is set (a walk's root), and reports whether it did; when it did not, fd
+// is still the caller's to close.
+func (s *Set) Keep(n *Node, fd int, force bool) bool {
+	s.mu.Lock()
+	if !force && s.n >= s.max {
+		s.mu.Unlock()
+		return false
+	}
+	if !force {
+		s.n++
+	}
+	n.prev, n.next, n.set = nil, s.head, s
+	if s.head != nil {
+		s.head.prev = n
+	}
+	s.head = n
+	s.mu.Unlock()
+	n.mu.Lock()
+	n.fd1 = fd + 1
+	n.mu.Unlock()
+	return true
+}
+
+// Kept reports whether n has a kept descriptor.
+func (n *Node) Kept() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.fd1 != 0
+}
+
+// Fd is n's kept descriptor, or -1. Only the goroutine that will Close it
+// may use it.
+func (n *Node) Fd() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.fd1 - 1
+}
+
+// Close closes n's kept descriptor, if it has one, and returns its place
+// in the budget. It waits for a child being opened from it.
+func (s *Set) Close(n *Node, forced bool) {
+	n.mu.Lock()
+	fd := n.fd1 - 1
+	n.fd1 = 0
+	n.mu.Unlock()
+	if fd < 0 {
+		return
+	}
+	unix.Close(fd)
+	s.mu.Lock()
+	s.unlink(n)
+	if !forced {
+		s.n--
+	}
+	s.mu.Unlock()
+}
+
+func (s *Set) unlink(n *Node) {
+	if n.set != s {
+		return
+	}
+	if n.prev != nil {
+		n.prev.next = n.next
+	} else {
+		s.head = n.next
+	}
+	if n.next != nil {
+		n.next.prev = n.prev
+	}
+	n.prev, n.next, n.set = nil, nil, nil
+}
+
+// CloseAll closes every descriptor the Set still keeps: what a walk that
+// stopped early left.
+func (s *Set) CloseAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n := s.head; n != nil; {
+		next := n.next
+		n.mu.Lock()
+		if n.fd1 != 0 {
+			unix.Close(n.fd1 - 1)
+			n.fd1 = 0
+		}
+		n.mu.Unlock()
+		n.prev, n.next, n.set = nil, nil, nil
+		n = next
+	}
+	s.head, s.n = nil, 0
+}
+
+// Len is how many descriptors the Set keeps within its budget.
+func (s *Set) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
+// ModeType maps a stat's S_IFMT bits to fs.FileMode type bits.
+func ModeType(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
+}
+
+// Entry is st as an frd.Entry with every field filled, whatever its type,
+// as frd fills a regular file's.
+func Entry(st *unix.Stat_t) frd.Entry {
+	return frd.Entry{
+		Type:            ModeType(uint32(st.Mode)),
+		Size:            st.Size,
+		ModTimeNanos:    st.Mtim.Nano(),
+		ChangeTimeNanos: st.Ctim.Nano(),
+		FileID:          uint64(st.Ino),
+		Allocated:       int64(st.Blocks) * 512,
+		Links:           uint64(st.Nlink),
+		Device:          DevNum(st.Dev),
+	}
+}
+
+// DevNum is a stat's st_dev as frd reports it: a 32-bit dev_t (macOS,
+// OpenBSD) is not sign-extended.
+func DevNum[T int32 | uint32 | uint64](dev T) uint64 {
+	switch v := any(dev).(type) {
+	case int32:
+		return uint64(uint32(v))
+	case uint32:
+		return uint64(v)
+	}
+	return uint64(dev)
+}
+
+// Fstat is the open directory fd's own metadata, with its device and
+// inode.
+func Fstat(fd int) (frd.Entry, error) {
+	var st unix.Stat_t
+	if _, err := Retry(func() (int, error) { return 0, unix.Fstat(fd, &st) }); err != nil {
+		return frd.Entry{}, &os.PathError{Op: "fstat", Err: err}
+	}
+	return Entry(&st), nil
+}
+
+// Fstatat stats name in the open directory fd, following a final symbolic
+// link only when follow is set. path names it in errors.
+func Fstatat(fd int, name string, follow bool, path string) (unix.Stat_t, error) {
+	flags := unix.AT_SYMLINK_NOFOLLOW
+	if follow {
+		flags = 0
+	}
+	var st unix.Stat_t
+	if _, err := Retry(func() (int, error) { return 0, unix.Fstatat(fd, name, &st, flags) }); err != nil {
+		return st, &os.PathError{Op: "fstatat", Path: path, Err: err}
+	}
+	return st, nil
+}

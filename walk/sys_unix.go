@@ -1,0 +1,66 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package walk
+
+import (
+	"io/fs"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+	"github.com/pbednarcik/flexreaddir/internal/dirfd"
+)
+
+// The descriptor walk: every directory is opened relative to its parent's
+// descriptor, or found again from its nearest open ancestor, with
+// O_NOFOLLOW (internal/dirfd), and its entries are stat'ed relative to it.
+
+// handle is an open directory: a file descriptor.
+type handle = int
+
+const noHandle = -1
+
+type fdNode = dirfd.Node
+type fdSet = dirfd.Set
+
+func newSet(max int) *fdSet { return dirfd.NewSet(max) }
+
+func plan(workers, kept int) (int, int) { return dirfd.Plan(workers, kept, perWorker, 1) }
+
+func openRoot(path string) (handle, error) { return dirfd.Open(path) }
+
+func statHandle(fd handle) (info frd.Entry, dev, ino uint64, err error) {
+	info, err = dirfd.Fstat(fd)
+	return info, info.Device, info.FileID, err
+}
+
+// statOther fills e, an entry of the open directory fd that is neither a
+// regular file nor a directory, from a stat of it (of what it leads to,
+// when follow is set and it is a symbolic link).
+func statOther(fd handle, dir string, e *frd.Entry, follow bool) error {
+	st, err := dirfd.Fstatat(fd, e.Name, follow, joinPath(dir, e.Name))
+	if err != nil {
+		return err
+	}
+	name, link := e.Name, e.Type&fs.ModeSymlink
+	*e = dirfd.Entry(&st)
+	e.Name = name
+	e.Type |= link
+	return nil
+}
+
+// lstatAt stats name in the open directory fd without following a link,
+// for its error alone.
+func lstatAt(fd handle, dir, name string) error {
+	_, err := dirfd.Fstatat(fd, name, false, joinPath(dir, name))
+	return err
+}
+
+// isDirAt reports whether name in parent is, or leads through symbolic
+// links to, a directory.
+func isDirAt(parent handle, name, path string) bool {
+	st, err := dirfd.Fstatat(parent, name, true, path)
+	return err == nil && dirfd.ModeType(uint32(st.Mode)).IsDir()
+}
+
+func closeHandle(fd handle) { dirfd.Close(fd) }
+
+func handleFd(fd handle) uintptr { return uintptr(fd) }
