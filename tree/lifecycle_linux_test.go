@@ -1,0 +1,130 @@
+package tree
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
+	"github.com/pbednarcik/flexreaddir/walk"
+	"golang.org/x/sys/unix"
+)
+
+// wideTree makes n directories of two levels with a file in each, and a
+// FIFO deep in the last, so that a clone refusing special files fails in
+// the middle of its walk.
+func wideTree(t *testing.T, n int) string {
+	t.Helper()
+	src := filepath.Join(t.TempDir(), "src")
+	for i := range n {
+		d := filepath.Join(src, "d"+strconv.Itoa(i), "e")
+		must(t, os.MkdirAll(d, 0o755))
+		must(t, os.WriteFile(filepath.Join(d, "f"), []byte(strconv.Itoa(i)), 0o644))
+	}
+	must(t, unix.Mkfifo(filepath.Join(src, "d"+strconv.Itoa(n-1), "e", "fifo"), 0o644))
+	return src
+}
+
+// TestFailedCloneClosesDescriptors fails 100 clones in the middle of
+// their walks and counts the descriptors before and after.
+func TestFailedCloneClosesDescriptors(t *testing.T) {
+	src := wideTree(t, 60)
+	base := t.TempDir()
+	before := openFDs(t)
+	for i := range 100 {
+		dst := filepath.Join(base, strconv.Itoa(i))
+		if _, err := Clone(src, dst, &Options{Method: Hardlink, Specials: FailOnSpecials, Workers: 1 + i%4}); err == nil {
+			t.Fatal("a clone with a FIFO and FailOnSpecials succeeded")
+		}
+		if _, err := os.Lstat(dst); !os.IsNotExist(err) {
+			t.Fatalf("%s left after a failed clone: %v", dst, err)
+		}
+	}
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open after 100 failed clones, %d before", after, before)
+	}
+}
+
+// TestFailedChmodClosesDescriptors fails 100 permission walks in their
+// middle (a file removed between its listing and its chmod) and counts
+// the descriptors, with the race detector watching the first error.
+func TestFailedChmodClosesDescriptors(t *testing.T) {
+	src := wideTree(t, 60)
+	var mu sync.Mutex
+	removed := 0
+	testHookDir = func(d *walk.Dir) {
+		for _, e := range d.Entries {
+			if e.Name == "f" {
+				mu.Lock()
+				removed++
+				mu.Unlock()
+				os.Remove(filepath.Join(d.Path, e.Name)) // after the listing: the chmod fails
+			}
+		}
+	}
+	defer func() { testHookDir = nil }()
+	before := openFDs(t)
+	for i := range 100 {
+		if _, err := FilesReadOnly(src, 1+i%8); err == nil {
+			t.Fatal("a permission walk whose files vanish succeeded")
+		}
+		restoreFiles(t, src)
+	}
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open after 100 failed permission walks, %d before", after, before)
+	}
+	if removed == 0 {
+		t.Fatal("the hook removed nothing")
+	}
+}
+
+func restoreFiles(t *testing.T, src string) {
+	t.Helper()
+	des, err := os.ReadDir(src)
+	must(t, err)
+	for _, de := range des {
+		must(t, os.WriteFile(filepath.Join(src, de.Name(), "e", "f"), nil, 0o644))
+	}
+}
+
+// TestCloneLowFileLimit clones with RLIMIT_NOFILE at 16, 32 and 64 and
+// from 1 to 64 workers, every method that works on this file system: the
+// clone must fit, with fewer workers if need be, and be complete.
+func TestCloneLowFileLimit(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	srcTree(t, src)
+	deep := filepath.Join(src, "deep")
+	for range 40 {
+		must(t, os.MkdirAll(filepath.Join(deep, "side"), 0o755))
+		must(t, os.WriteFile(filepath.Join(deep, "side", "f"), []byte("x"), 0o644))
+		deep = filepath.Join(deep, "down")
+	}
+	must(t, os.MkdirAll(deep, 0o755))
+	base := t.TempDir()
+	for _, lim := range []uint64{16, 32, 64} {
+		testfs.LimitOpenFiles(t, lim)
+		for _, workers := range []int{1, 2, 8, 64} {
+			for _, m := range []Method{Hardlink, Copy} {
+				dst := filepath.Join(base, fmt.Sprintf("%d-%d-%s", lim, workers, m))
+				before := openFDs(t)
+				if _, err := Clone(src, dst, &Options{Method: m, Workers: workers}); err != nil {
+					t.Errorf("RLIMIT_NOFILE %d, %d workers, %s: %v", lim, workers, m, err)
+					continue
+				}
+				checkClone(t, src, dst, m, false)
+				if _, err := FilesReadOnly(dst, workers); err != nil {
+					t.Errorf("RLIMIT_NOFILE %d, %d workers: FilesReadOnly: %v", lim, workers, err)
+				}
+				if _, err := DirsWritable(dst, workers); err != nil {
+					t.Errorf("RLIMIT_NOFILE %d, %d workers: DirsWritable: %v", lim, workers, err)
+				}
+				if after := openFDs(t); after != before {
+					t.Errorf("RLIMIT_NOFILE %d, %d workers, %s: %d descriptors open after, %d before", lim, workers, m, after, before)
+				}
+			}
+		}
+	}
+}
