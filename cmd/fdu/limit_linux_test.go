@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
+	"github.com/pbednarcik/flexreaddir/internal/treegen"
 )
 
 // TestLowFileLimitSameAsDu runs fdu with RLIMIT_NOFILE at 16, 32 and 64
@@ -12,7 +15,14 @@ import (
 // threads than asked if need be, never an EMFILE.
 func TestLowFileLimitSameAsDu(t *testing.T) {
 	du := gnuDu(t)
-	base := duTree(t)
+	base := t.TempDir()
+	// Bushy: a walk keeps many directories open at once.
+	if err := os.Mkdir(filepath.Join(base, "t"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := treegen.Make(filepath.Join(base, "t"), treegen.SourceCheckout.Small(4, 6, 3), 1); err != nil {
+		t.Fatal(err)
+	}
 	want := map[string]result{}
 	for _, flags := range []string{"-s", "-a", "-sL"} {
 		want[flags] = runDu(t, du, base, nil, []string{flags, "t"})
