@@ -400,11 +400,7 @@ func TestSwapRace(t *testing.T) {
 	restore()
 }
 
-func openFDs(t *testing.T) int {
-	des, err := os.ReadDir("/proc/self/fd")
-	must(t, err)
-	return len(des)
-}
+func openFDs(t *testing.T) int { return testfs.OpenFiles(t) }
 
 // TestCloneFewDescriptors clones, with RLIMIT_NOFILE at 256, a directory
 // of 2,000 subdirectories and a chain 300 deep with a sibling at every

@@ -102,11 +102,7 @@ func TestFewDescriptors(t *testing.T) {
 	}
 }
 
-func openFDs(t *testing.T) int {
-	des, err := os.ReadDir("/proc/self/fd")
-	must(t, err)
-	return len(des)
-}
+func openFDs(t *testing.T) int { return testfs.OpenFiles(t) }
 
 // TestOneFileSystem mounts a tmpfs inside the tree.
 func TestOneFileSystem(t *testing.T) {

@@ -34,6 +34,17 @@ func LimitOpenFiles(t testing.TB, n uint64) {
 	t.Cleanup(func() { syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old) })
 }
 
+// OpenFiles counts this process's open descriptors, for a test that checks
+// a walk leaves none behind.
+func OpenFiles(t testing.TB) int {
+	t.Helper()
+	des, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(des) - 1 // less ReadDir's own
+}
+
 // WorldDir returns a new directory that every user may enter, with its
 // path; os.TempDir's per-test directories are private to root.
 func WorldDir(t testing.TB) string {

@@ -1,0 +1,186 @@
+//go:build windows
+
+package walk
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+	"unsafe"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+	"golang.org/x/sys/windows"
+)
+
+// The Windows walk is by path, as on the systems without a descriptor walk
+// (sys_other.go), but every stat is of an open handle, whose volume serial
+// number and file index are the device and inode that loop detection,
+// OneFileSystem and HardLinksOnce need. A directory swapped for a link
+// between the check and the open is not detected.
+
+type handle = *os.File
+
+var noHandle handle
+
+// fdNode is where a directory is; the by-path walk needs no handle of an
+// ancestor to open it.
+type fdNode struct {
+	Parent *fdNode
+	Name   string
+	Follow bool
+}
+
+// Open opens the directory at path, refusing a symbolic link or junction
+// unless it is a followed one. (The check and the open are two steps here.)
+func (n *fdNode) Open(path string) (handle, error) {
+	if !n.Follow {
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return nil, err
+		}
+		if !fi.IsDir() {
+			return nil, &os.PathError{Op: "open", Path: path, Err: syscall.ENOTDIR}
+		}
+	}
+	return os.Open(path)
+}
+
+// fdSet keeps nothing: every directory is opened by its path.
+type fdSet struct{}
+
+func newSet(int) *fdSet                        { return &fdSet{} }
+func (*fdSet) Keep(*fdNode, handle, bool) bool { return false }
+func (*fdSet) Close(*fdNode, bool)             {}
+func (*fdSet) CloseAll()                       {}
+
+// plan: one handle per worker, whatever the budget.
+func plan(workers, kept int) (int, int) { return max(workers, 1), kept }
+
+func openRoot(path string) (handle, error) { return os.Open(path) }
+
+func statHandle(f handle) (info frd.Entry, dev, ino uint64, err error) {
+	info, _, err = handleInfo(windows.Handle(f.Fd()))
+	if err != nil {
+		return info, 0, 0, &os.PathError{Op: "GetFileInformationByHandle", Path: f.Name(), Err: err}
+	}
+	info.Type = fs.ModeDir
+	return info, info.Device, info.FileID, nil
+}
+
+// File information classes x/sys/windows has no types for, laid out as
+// FILE_BASIC_INFO and FILE_STANDARD_INFO (padded to their C sizes on 386).
+type fileBasicInfo struct {
+	CreationTime, LastAccessTime, LastWriteTime, ChangeTime int64
+	FileAttributes                                          uint32
+	_                                                       uint32
+}
+
+type fileStandardInfo struct {
+	AllocationSize, EndOfFile int64
+	NumberOfLinks             uint32
+	DeletePending, Directory  bool
+	_                         [2]byte
+}
+
+// handleInfo is the metadata of the open file h, every field but Name and
+// Type, and its attributes. The change time and the allocation come from
+// two more classes: a file system that refuses one leaves its field 0
+// (unknown) rather than fail the stat.
+func handleInfo(h windows.Handle) (frd.Entry, uint32, error) {
+	var bh windows.ByHandleFileInformation
+	if err := windows.GetFileInformationByHandle(h, &bh); err != nil {
+		return frd.Entry{}, 0, err
+	}
+	e := frd.Entry{
+		Size:         int64(bh.FileSizeHigh)<<32 | int64(bh.FileSizeLow),
+		ModTimeNanos: bh.LastWriteTime.Nanoseconds(),
+		FileID:       uint64(bh.FileIndexHigh)<<32 | uint64(bh.FileIndexLow),
+		Links:        uint64(bh.NumberOfLinks),
+		Device:       uint64(bh.VolumeSerialNumber),
+	}
+	var basic fileBasicInfo
+	if getInfo(h, windows.FileBasicInfo, unsafe.Pointer(&basic), unsafe.Sizeof(basic)) == nil && basic.ChangeTime != 0 {
+		e.ChangeTimeNanos = (&windows.Filetime{LowDateTime: uint32(basic.ChangeTime), HighDateTime: uint32(basic.ChangeTime >> 32)}).Nanoseconds()
+	}
+	var std fileStandardInfo
+	if getInfo(h, windows.FileStandardInfo, unsafe.Pointer(&std), unsafe.Sizeof(std)) == nil {
+		e.Allocated = std.AllocationSize
+	}
+	return e, bh.FileAttributes, nil
+}
+
+func getInfo(h windows.Handle, class uint32, p unsafe.Pointer, size uintptr) error {
+	return windows.GetFileInformationByHandleEx(h, class, (*byte)(p), uint32(size))
+}
+
+func listHandle(l *frd.Lister, dst []frd.Entry, f handle, _ string) ([]frd.Entry, error) {
+	return l.AppendDir(dst, f)
+}
+
+func statEntries(l *frd.Lister, entries []frd.Entry, f handle, path string) ([]frd.Entry, error) {
+	return l.Stat(entries, handleFd(f), path)
+}
+
+// lstatAt stats name in dir without following a link, for its error alone.
+func lstatAt(_ handle, dir, name string) error {
+	_, err := os.Lstat(joinPath(dir, name))
+	return err
+}
+
+// statOther fills e, an entry of dir that is neither a regular file nor a
+// directory, from a handle to it: to the link itself, or when follow is set
+// and it is a symbolic link, to what it leads to. Only symbolic links are
+// followed, as a stat through anything else is the thing itself on Unix.
+func statOther(_ handle, dir string, e *frd.Entry, follow bool) error {
+	path := joinPath(dir, e.Name)
+	follow = follow && e.Type&fs.ModeSymlink != 0
+	h, err := openAttrs(path, follow)
+	if err != nil {
+		return &os.PathError{Op: "CreateFile", Path: path, Err: err}
+	}
+	defer windows.CloseHandle(h)
+	info, attrs, err := handleInfo(h)
+	if err != nil {
+		return &os.PathError{Op: "GetFileInformationByHandle", Path: path, Err: err}
+	}
+	info.Name, info.Type = e.Name, e.Type
+	if follow && attrs&windows.FILE_ATTRIBUTE_DIRECTORY != 0 {
+		info.Type |= fs.ModeDir // a link to a directory, as on Unix
+	}
+	*e = info
+	return nil
+}
+
+// openAttrs opens path for its metadata only (no access asked, as Go's
+// os.Stat opens), a directory too, and a reparse point itself unless
+// follow is set.
+func openAttrs(path string, follow bool) (windows.Handle, error) {
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return windows.InvalidHandle, err
+	}
+	flags := uint32(windows.FILE_FLAG_BACKUP_SEMANTICS)
+	if !follow {
+		flags |= windows.FILE_FLAG_OPEN_REPARSE_POINT
+	}
+	share := uint32(windows.FILE_SHARE_READ | windows.FILE_SHARE_WRITE | windows.FILE_SHARE_DELETE)
+	return windows.CreateFile(p, 0, share, nil, windows.OPEN_EXISTING, flags, 0)
+}
+
+func isDirAt(_ handle, _, path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+func closeHandle(f handle) {
+	if f != nil {
+		f.Close()
+	}
+}
+
+func handleFd(f handle) uintptr {
+	if f == nil {
+		return ^uintptr(0)
+	}
+	return f.Fd()
+}
