@@ -1,12 +1,17 @@
 // Package walk walks directory trees in parallel on the frd lister.
 //
-// Each worker goroutine keeps its own [frd.Lister]. On Linux a directory is
-// opened relative to its parent's descriptor (openat with O_NOFOLLOW), its
-// entries come with their metadata from the listing (getdents64 and one
-// statx per regular file, relative to the directory), and no file is ever
-// stat'ed by its full path. A tree deeper than PATH_MAX walks completely,
-// and the walker holds a bounded number of descriptors whatever the tree's
-// shape.
+// Each worker goroutine keeps its own [frd.Lister]. On Linux, macOS and
+// the BSDs a directory is opened relative to its parent's descriptor
+// (openat with O_NOFOLLOW), its entries come with their metadata from the
+// listing (on Linux getdents64 and one statx per regular file, relative to
+// the directory), and no file is ever stat'ed by its full path, so a
+// directory swapped for a symbolic link mid-walk is refused, not followed.
+// A tree deeper than PATH_MAX walks completely, and the walker holds a
+// bounded number of descriptors whatever the tree's shape, fitting itself
+// into RLIMIT_NOFILE (fewer workers rather than EMFILE). However a walk
+// ends, by an error, SkipAll, a cancelled context or a callback's panic
+// (raised again in the caller), every descriptor it opened is closed when
+// it returns. Windows and the other systems walk by path.
 //
 // Two ways in:
 //
