@@ -67,3 +67,51 @@ func TestWindowsRewindAndNames(t *testing.T) {
 		t.Errorf("Names: %q, want %q", got, want)
 	}
 }
+
+// TestWindowsStatSameAsListing fills a Names listing in with Lister.Stat:
+// every entry, a regular file's metadata included, equals the full
+// listing's.
+func TestWindowsStatSameAsListing(t *testing.T) {
+	dir := tempDir(t)
+	for i := range 30 {
+		writeFile(t, dir, fmt.Sprintf("f%02d", i), i*1000)
+	}
+	must(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	f, err := os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	full, err := (&Lister{Rewind: true}).AppendDir(nil, f)
+	must(t, err)
+	names, err := (&Lister{Rewind: true, Names: true}).AppendDir(nil, f)
+	must(t, err)
+	var l Lister
+	stat, err := l.Stat(names, f.Fd(), dir)
+	must(t, err)
+	SortByName(full)
+	SortByName(stat)
+	if len(stat) != len(full) {
+		t.Fatalf("Stat gave %d entries, the full listing %d", len(stat), len(full))
+	}
+	ids := map[uint64]string{} // Stat's ids that the listing lacks
+	for i, want := range full {
+		got := stat[i]
+		if want.Type.IsRegular() && want.FileID == 0 && got.FileID != 0 {
+			// The FULL class (as under Wine) has no id; FILE_ID_INFO does.
+			if other, ok := ids[got.FileID]; ok {
+				t.Errorf("%s and %s: one FileID %#x", other, got.Name, got.FileID)
+			}
+			ids[got.FileID] = got.Name
+			got.FileID = 0
+		}
+		if got != want {
+			t.Errorf("Stat:    %+v\nlisting: %+v", got, want)
+		}
+		if want.Type.IsRegular() && (want.ModTimeNanos == 0 || want.ChangeTimeNanos == 0) {
+			t.Errorf("%s: the listing has no times: %+v", want.Name, want)
+		}
+	}
+	if len(ids) > 0 {
+		t.Logf("the listing had no FileID (the FULL class); Stat gave %d distinct ones", len(ids))
+	}
+	checkSameAsOS(t, dir, stat)
+}

@@ -67,6 +67,9 @@ func statHandle(f handle) (info frd.Entry, dev, ino uint64, err error) {
 	return info, info.Device, info.FileID, nil
 }
 
+// filetimeUnixEpoch is 1970-01-01 in FILETIME's 100 ns intervals since 1601.
+const filetimeUnixEpoch = 116444736000000000
+
 // File information classes x/sys/windows has no types for, laid out as
 // FILE_BASIC_INFO and FILE_STANDARD_INFO (padded to their C sizes on 386).
 type fileBasicInfo struct {
@@ -100,7 +103,7 @@ func handleInfo(h windows.Handle) (frd.Entry, uint32, error) {
 	}
 	var basic fileBasicInfo
 	if getInfo(h, windows.FileBasicInfo, unsafe.Pointer(&basic), unsafe.Sizeof(basic)) == nil && basic.ChangeTime != 0 {
-		e.ChangeTimeNanos = (&windows.Filetime{LowDateTime: uint32(basic.ChangeTime), HighDateTime: uint32(basic.ChangeTime >> 32)}).Nanoseconds()
+		e.ChangeTimeNanos = (basic.ChangeTime - filetimeUnixEpoch) * 100
 	}
 	var std fileStandardInfo
 	if getInfo(h, windows.FileStandardInfo, unsafe.Pointer(&std), unsafe.Sizeof(std)) == nil {

@@ -85,7 +85,7 @@ func dirsRecords(t *testing.T, root string, opts *Options) map[string]record {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, e := range d.Entries {
-			got[joinPath(d.Path, e.Name)] = record{Type: e.Type, Size: e.Size, MTime: e.ModTimeNanos, Ino: e.FileID}
+			got[joinPath(d.Path, e.Name)] = record{Type: e.Type, Size: e.Size, MTime: e.ModTimeNanos, Ino: fileID(e.FileID)}
 		}
 		return nil
 	}))
