@@ -29,13 +29,13 @@ func FilesReadOnly(dir string, workers int) (int, error) {
 			}
 			var st unix.Stat_t
 			if err := unix.Fstatat(fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-				return &Error{"fstatat", d.Path + "/" + e.Name, err}
+				return &Error{Op: "fstatat", Path: d.Path + "/" + e.Name, Err: err}
 			}
 			if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o222 == 0 {
 				continue
 			}
 			if err := chmodNoFollow(fd, e.Name, uint32(st.Mode)&07777&^0o222); err != nil {
-				return &Error{"fchmodat2", d.Path + "/" + e.Name, err}
+				return &Error{Op: "fchmodat2", Path: d.Path + "/" + e.Name, Err: err}
 			}
 			n.Add(1)
 		}
@@ -56,13 +56,13 @@ func DirsWritable(dir string, workers int) (int, error) {
 		fd := int(d.Fd())
 		var st unix.Stat_t
 		if err := unix.Fstat(fd, &st); err != nil {
-			return &Error{"fstat", d.Path, err}
+			return &Error{Op: "fstat", Path: d.Path, Err: err}
 		}
 		if st.Mode&0o200 != 0 {
 			return nil
 		}
 		if err := unix.Fchmod(fd, uint32(st.Mode)&07777|0o200); err != nil {
-			return &Error{"fchmod", d.Path, err}
+			return &Error{Op: "fchmod", Path: d.Path, Err: err}
 		}
 		n.Add(1)
 		return nil
@@ -89,7 +89,7 @@ func permWalk(dir string, workers int, fn walk.DirFunc) error {
 			mu.Lock()
 			defer mu.Unlock()
 			if first == nil {
-				first = &Error{"walk", e.Path, e.Err}
+				first = &Error{Op: "walk", Path: e.Path, Err: e.Err}
 			}
 			return first
 		},

@@ -4,10 +4,8 @@ package tree
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -20,18 +18,32 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Clone materializes src at dst, which must not exist and whose parent
-// must, by the method opts ask for (Auto: a reflink where the file system
-// can make one, else a hard link where src and dst share a device, else a
-// copy), and reports what it did.
+// Clone is CloneContext without a context.
+func Clone(src, dst string, opts *Options) (Result, error) {
+	return CloneContext(context.Background(), src, dst, opts)
+}
+
+// CloneContext materializes src at dst, which must not exist and whose
+// parent must, by the method opts ask for (Auto: a reflink where the file
+// system can make one, else a hard link where src and dst share a device,
+// else a copy), and reports what it did.
 //
-// A symbolic link given as src is cloned as a link, never followed;
-// symbolic links inside the tree are made again as links; special files
-// are left out, made again or refused as opts.Specials says. Modes are
-// kept, and for copies and reflinks the modification and access times too.
-// On any error nothing is left at dst, and the error names what failed and
-// where.
-func Clone(src, dst string, opts *Options) (res Result, err error) {
+// It keeps what cp -a keeps, unless opts say otherwise: modes, owners (as
+// root), times, extended attributes with ACLs and file capabilities, hard
+// links within the tree, holes in sparse files. It never makes a set-id
+// file whose owner or group differs from the source's: a bit it cannot
+// keep safely is cleared. A symbolic link given as src is cloned as a
+// link, never followed; symbolic links inside the tree are made again as
+// links; special files are left out, made again or refused as
+// opts.Specials says. A dst inside the src tree is refused before
+// anything is made.
+//
+// The clone is built under a temporary name beside dst (see TempPrefix)
+// and renamed to dst, without replacing anything, only when complete: a
+// reader never sees a half tree at dst. On any error, or when ctx is
+// cancelled, the temporary tree is removed, and the error says so if it
+// could not be. The error names what failed, where, and on which side.
+func CloneContext(ctx context.Context, src, dst string, opts *Options) (Result, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -42,77 +54,118 @@ func Clone(src, dst string, opts *Options) (res Result, err error) {
 	switch o.Method {
 	case Auto, Reflink, Hardlink, Copy:
 	default:
-		return res, fmt.Errorf("tree: unknown method %q", o.Method)
+		return Result{}, fmt.Errorf("tree: unknown method %q", o.Method)
 	}
 	var st unix.Stat_t
 	if err := unix.Lstat(src, &st); err != nil {
-		return res, &Error{"lstat", src, err}
+		return Result{}, srcErr("lstat", src, err)
 	}
 	parent, err := openDir(filepath.Dir(dst))
 	if err != nil {
-		return res, &Error{"open", filepath.Dir(dst), err}
+		return Result{}, dstErr("open", filepath.Dir(dst), err)
 	}
 	defer unix.Close(parent)
 	name := filepath.Base(dst)
-	c := &cloner{opts: o, method: o.Method}
 	if err := unix.Fstatat(parent, name, &unix.Stat_t{}, unix.AT_SYMLINK_NOFOLLOW); err == nil {
-		return res, &Error{"clone", dst, unix.EEXIST}
+		return Result{}, dstErr("clone", dst, unix.EEXIST)
 	}
-	if o.Method == Auto || o.Method == Reflink {
-		// macOS clones the whole tree in one clonefile(2), never following
-		// a link; elsewhere, or on a volume without clones, file by file.
-		if done, err := cloneWhole(src, parent, name, dst); done {
-			if err != nil {
-				return res, err
-			}
-			return countClone(dst)
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		if err := refuseInside(&st, parent, src, dst); err != nil {
+			return Result{}, err
 		}
 	}
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFLNK:
-		err = c.symlink(unix.AT_FDCWD, src, parent, name, where{full: dst, src: src})
-	case unix.S_IFDIR:
-		err = c.tree(src, &st, parent, name, dst)
-	case unix.S_IFREG:
-		srcDir, oerr := openDir(filepath.Dir(src))
-		if oerr != nil {
-			return res, &Error{"open", filepath.Dir(src), oerr}
-		}
-		err = c.file(srcDir, filepath.Base(src), &st, parent, name, where{full: dst, src: src})
-		unix.Close(srcDir)
-	default:
-		err = c.special(&st, parent, name, where{full: dst, src: src})
-	}
-	res = c.result()
+	tmp, err := tempName(name)
 	if err != nil {
-		if !errors.Is(err, unix.EEXIST) || c.dirs.Load()+c.files.Load()+c.links.Load() > 0 {
-			// Nothing stays at dst: it did not exist, so all there is ours.
-			_ = os.RemoveAll(dst)
+		return Result{}, err
+	}
+	c := &cloner{ctx: ctx, opts: o, method: o.Method}
+	err = c.make(src, &st, parent, tmp, dst)
+	if err == nil {
+		if err = ctx.Err(); err == nil {
+			err = renameNoReplace(parent, tmp, name)
+			if err != nil {
+				err = dstErr("rename", dst, err)
+			}
+		}
+	}
+	res := c.result()
+	if err != nil {
+		if rerr := removeTree(parent, tmp, filepath.Join(filepath.Dir(dst), tmp)); rerr != nil {
+			return res, fmt.Errorf("%w; and the partial clone %s could not be removed: %v", err, filepath.Join(filepath.Dir(dst), tmp), rerr)
 		}
 		return res, err
 	}
 	return res, nil
 }
 
+// make clones src, whatever it is, at name in parent.
+func (c *cloner) make(src string, st *unix.Stat_t, parent int, name, dst string) error {
+	if c.opts.Method == Auto || c.opts.Method == Reflink {
+		// macOS clones the whole tree in one clonefile(2), never following
+		// a link; elsewhere, or on a volume without clones, file by file.
+		if done, err := cloneWhole(src, parent, name, dst); done {
+			if err == nil {
+				c.counted, err = countClone(filepath.Join(filepath.Dir(dst), name))
+			}
+			return err
+		}
+	}
+	to := where{full: dst, srcFull: src}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFLNK:
+		return c.symlink(unix.AT_FDCWD, src, parent, name, to)
+	case unix.S_IFDIR:
+		return c.tree(src, st, parent, name, dst)
+	case unix.S_IFREG:
+		srcDir, err := openDir(filepath.Dir(src))
+		if err != nil {
+			return srcErr("open", filepath.Dir(src), err)
+		}
+		defer unix.Close(srcDir)
+		return c.file(srcDir, filepath.Base(src), nil, parent, name, to)
+	}
+	return c.special(unix.AT_FDCWD, src, st, parent, name, to)
+}
+
 type cloner struct {
-	opts   Options
+	ctx  context.Context
+	opts Options
+
 	mu     sync.Mutex
 	method Method // resolved from Auto by the first file
 	dev    uint64 // the destination's device, for Auto
 
-	dirs, files, links, specials, skipped atomic.Int64
-	bytes                                 atomic.Int64
+	dirs, files, links, specials, skipped, copied atomic.Int64
+	bytes                                         atomic.Int64
+	counted                                       Result // what a whole-tree clone made
 
-	dst *dirfd.Set // destination directories kept open for their subdirectories
+	warnMu   sync.Mutex
+	warnings []error
+
+	dst   *dirfd.Set // destination directories kept open for their subdirectories
+	inode sync.Map   // [2]uint64 (device, inode) -> *firstLink, for hard links under a copy
 }
 
 func (c *cloner) result() Result {
+	if c.counted.Method != "" {
+		return c.counted
+	}
 	m := c.method
 	if m == Auto {
 		m = Hardlink // a tree without files: nothing was decided
 	}
+	c.warnMu.Lock()
+	defer c.warnMu.Unlock()
 	return Result{Method: m, Dirs: int(c.dirs.Load()), Files: int(c.files.Load()), Symlinks: int(c.links.Load()),
-		Specials: int(c.specials.Load()), Skipped: int(c.skipped.Load()), Bytes: c.bytes.Load()}
+		Specials: int(c.specials.Load()), Skipped: int(c.skipped.Load()), Bytes: c.bytes.Load(),
+		Copied: int(c.copied.Load()), Warnings: slices.Clone(c.warnings)}
+}
+
+// warn keeps what could not be kept, for Result.Warnings.
+func (c *cloner) warn(err error) {
+	c.warnMu.Lock()
+	c.warnings = append(c.warnings, err)
+	c.warnMu.Unlock()
 }
 
 func openDir(path string) (int, error) {
@@ -123,13 +176,15 @@ func openDir(path string) (int, error) {
 var testHookDir func(d *walk.Dir)
 
 // dstDir is a destination directory: made by its parent's visit, opened
-// by its own, finished (mode and times) by Post. Its descriptor is kept
-// from its visit to its Post only while it has subdirectories to come and
-// the budget allows; otherwise it is found again from the nearest open
-// ancestor, one openat(O_NOFOLLOW) per level, as the walker does.
+// by its own, finished (owner, attributes, mode and times) by Post. Its
+// descriptor is kept from its visit to its Post only while it has
+// subdirectories to come and the budget allows; otherwise it is found
+// again from the nearest open ancestor, one openat(O_NOFOLLOW) per level,
+// as the walker does.
 type dstDir struct {
 	dirfd.Node
-	st unix.Stat_t // the source directory's
+	st     unix.Stat_t // the source directory's
+	xattrs []xattr     // the source directory's, set at Post so that no child inherits a default ACL early
 }
 
 // perWorker is the most descriptors a clone's worker holds at once: the
@@ -161,19 +216,22 @@ func walkKept(n int) int {
 	return n
 }
 
-// tree clones the directory src into a new directory name of parent.
+// tree clones the directory src into a new directory name of parent; dst
+// is the path errors name.
 func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string) error {
+	// Only the cloning user may enter the tree until it is complete: its
+	// root gets its final mode last.
 	if err := unix.Mkdirat(parent, name, 0o700); err != nil {
-		return &Error{"mkdirat", dst, err}
+		return dstErr("mkdirat", dst, err)
 	}
 	root, err := dirfd.OpenAt(parent, name, false, dst)
 	if err != nil {
-		return &Error{"openat", dst, err}
+		return dstErr("openat", dst, err)
 	}
 	var dstSt unix.Stat_t
 	if err := unix.Fstat(root, &dstSt); err != nil {
 		unix.Close(root)
-		return &Error{"fstat", dst, err}
+		return dstErr("fstat", dst, err)
 	}
 	c.dev = uint64(dstSt.Dev)
 	c.dirs.Add(1)
@@ -194,7 +252,7 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 		Workers:     workers,
 		MaxOpenDirs: walkKept(srcKept),
 		Names:       true, // the clone stats only what its method needs
-		OnError:     func(e *walk.Error) error { return fail(&Error{"walk", e.Path, e.Err}) },
+		OnError:     func(e *walk.Error) error { return fail(srcErr("walk", e.Path, e.Err)) },
 		Post: func(d *walk.Dir) error {
 			if err := c.finishDir(d.Data.(*dstDir), top, rel(d.Path)); err != nil {
 				return fail(err)
@@ -202,58 +260,12 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 			return nil
 		},
 	}
-	err = walk.Dirs(context.Background(), src, opts, func(d *walk.Dir) error {
+	err = walk.Dirs(c.ctx, src, opts, func(d *walk.Dir) error {
 		if testHookDir != nil {
 			testHookDir(d)
 		}
-		p := top
-		fd := top.Fd()
-		if d.Parent != nil {
-			p = &dstDir{Node: dirfd.Node{Parent: &d.Parent.Data.(*dstDir).Node, Name: d.Info.Name}}
-			if err := unix.Fstat(int(d.Fd()), &p.st); err != nil {
-				return fail(&Error{"fstat", d.Path, err})
-			}
-			var err error
-			if fd, err = p.Open(rel(d.Path)); err != nil {
-				return fail(&Error{"openat", rel(d.Path), err})
-			}
-			defer func() {
-				// Subdirectories to come: keep the descriptor for them and
-				// for Post if the budget allows. Otherwise Post, which
-				// follows this visit at once, opens it again.
-				subdirs := slices.ContainsFunc(d.Entries, func(e frd.Entry) bool { return e.Type.IsDir() })
-				if !subdirs || !c.dst.Keep(&p.Node, fd, false) {
-					unix.Close(fd)
-				}
-			}()
-		}
-		d.Data = p
-		srcfd := int(d.Fd())
-		for _, e := range d.Entries {
-			// The destination's path, for an error: built only then.
-			to := where{dstRoot: dst, srcRoot: src, srcDir: d.Path, name: e.Name}
-			var err error
-			switch {
-			case e.Type.IsDir():
-				if err = unix.Mkdirat(fd, e.Name, 0o700); err != nil {
-					return fail(&Error{"mkdirat", to.String(), err})
-				}
-				c.dirs.Add(1)
-			case e.Type&fs.ModeSymlink != 0:
-				err = c.symlink(srcfd, e.Name, fd, e.Name, to)
-			case e.Type.IsRegular():
-				err = c.file(srcfd, e.Name, nil, fd, e.Name, to)
-			default:
-				var st unix.Stat_t
-				if err = unix.Fstatat(srcfd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-					err = &Error{"fstatat", filepath.Join(d.Path, e.Name), err}
-				} else {
-					err = c.special(&st, fd, e.Name, to)
-				}
-			}
-			if err != nil {
-				return fail(err)
-			}
+		if err := c.visit(d, top, rel(d.Path)); err != nil {
+			return fail(err)
 		}
 		return nil
 	})
@@ -263,30 +275,70 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	return err
 }
 
-// where is a destination path for an error message, kept in parts so
-// that a clone builds it only when something fails.
-type where struct {
-	full, src                      string // given whole, with the source's
-	dstRoot, srcRoot, srcDir, name string // else: srcDir's name under dstRoot
-}
-
-func (w where) String() string {
-	if w.full != "" {
-		return w.full
+// visit makes the entries of the source directory d in its destination.
+func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
+	srcfd := int(d.Fd())
+	p, fd := top, top.Fd()
+	if d.Parent != nil {
+		p = &dstDir{Node: dirfd.Node{Parent: &d.Parent.Data.(*dstDir).Node, Name: d.Info.Name}}
+		if err := unix.Fstat(srcfd, &p.st); err != nil {
+			return srcErr("fstat", d.Path, err)
+		}
+		var err error
+		if fd, err = p.Open(dst); err != nil {
+			return dstErr("openat", dst, err)
+		}
+		defer func() {
+			// Subdirectories to come: keep the descriptor for them and
+			// for Post if the budget allows. Otherwise Post, which
+			// follows this visit at once, opens it again.
+			subdirs := slices.ContainsFunc(d.Entries, func(e frd.Entry) bool { return e.Type.IsDir() })
+			if !subdirs || !c.dst.Keep(&p.Node, fd, false) {
+				unix.Close(fd)
+			}
+		}()
 	}
-	return filepath.Join(w.dstRoot, w.srcDir[len(w.srcRoot):], w.name)
-}
-
-// source is the path of the entry being cloned.
-func (w where) source() string {
-	if w.full != "" {
-		return w.src
+	d.Data = p
+	if !c.opts.NoXattrs {
+		var err error
+		if p.xattrs, err = readXattrs(srcfd, c.opts.NoACLs); err != nil {
+			return srcErr("flistxattr", d.Path, err)
+		}
 	}
-	return filepath.Join(w.srcDir, w.name)
+	for _, e := range d.Entries {
+		// The paths, for an error: built only then.
+		to := where{dstRoot: dst, srcDir: d.Path, name: e.Name}
+		if err := c.entry(srcfd, p, fd, e, to); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// finishDir gives the destination directory p, complete, its final mode
-// and times, and closes it.
+// entry makes e, an entry of the source directory srcfd, in the
+// destination directory p, open as fd.
+func (c *cloner) entry(srcfd int, p *dstDir, fd int, e frd.Entry, to where) error {
+	switch {
+	case e.Type.IsDir():
+		if err := unix.Mkdirat(fd, e.Name, 0o700); err != nil {
+			return dstErr("mkdirat", to.dst(), err)
+		}
+		c.dirs.Add(1)
+		return nil
+	case e.Type.IsRegular():
+		return c.file(srcfd, e.Name, p, fd, e.Name, to)
+	case e.Type&fs.ModeSymlink != 0:
+		return c.symlink(srcfd, e.Name, fd, e.Name, to)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(srcfd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return srcErr("fstatat", to.src(), err)
+	}
+	return c.special(srcfd, e.Name, &st, fd, e.Name, to)
+}
+
+// finishDir gives the destination directory p, complete, the source's
+// owner, attributes, mode and times, and closes it.
 func (c *cloner) finishDir(p, top *dstDir, path string) error {
 	fd := p.Fd()
 	if fd >= 0 {
@@ -294,153 +346,32 @@ func (c *cloner) finishDir(p, top *dstDir, path string) error {
 	} else {
 		var err error
 		if fd, err = p.Open(path); err != nil {
-			return &Error{"openat", path, err}
+			return dstErr("openat", path, err)
 		}
 		defer unix.Close(fd)
 	}
-	if err := unix.Fchmod(fd, uint32(p.st.Mode)&07777); err != nil {
-		return &Error{"fchmod", path, err}
-	}
-	if err := futimens(fd, p.st.Atim, p.st.Mtim); err != nil {
-		return &Error{"futimens", path, err}
-	}
-	return nil
+	return c.setMeta(fd, &p.st, p.xattrs, path)
 }
 
-// symlink makes again at name in dstDir the symbolic link name in srcDir.
-func (c *cloner) symlink(srcDir int, srcName string, dstDir int, name string, dst where) error {
-	buf := make([]byte, 256)
-	for {
-		n, err := unix.Readlinkat(srcDir, srcName, buf)
-		if err != nil {
-			return &Error{"readlinkat", dst.source(), err}
-		}
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	if err := unix.Symlinkat(string(buf), dstDir, name); err != nil {
-		return &Error{"symlinkat", dst.String(), err}
-	}
-	c.links.Add(1)
-	return nil
+// where is the paths of an entry for an error message, kept in parts so
+// that a clone builds them only when something fails.
+type where struct {
+	full, srcFull         string // given whole: the clone of a lone file, link or special
+	dstRoot, srcDir, name string // else the entry name of srcDir, cloned in dstRoot
 }
 
-// file makes at name in dstDir the regular file name of srcDir, by the
-// clone's method. st describes the source file, or is nil: a hard link
-// needs no stat, a copy or a reflink one for the mode, size and times.
-func (c *cloner) file(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name string, dst where) error {
-	c.mu.Lock()
-	method := c.method
-	c.mu.Unlock()
-	if st == nil && method != Hardlink {
-		st = new(unix.Stat_t)
-		if err := unix.Fstatat(srcDir, srcName, st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			return &Error{"fstatat", dst.String(), err}
-		}
-		if st.Mode&unix.S_IFMT != unix.S_IFREG {
-			return &Error{"clone", dst.String(), errors.New("changed from a regular file during the clone")}
-		}
+func (w where) dst() string {
+	if w.full != "" {
+		return w.full
 	}
-	if method == Auto {
-		method = c.decide(srcDir, srcName, st, dstDir, name, dst)
-		if method == "" {
-			// decide made the file itself: the first reflink worked.
-			c.files.Add(1)
-			c.bytes.Add(st.Size)
-			return nil
-		}
-	}
-	var err error
-	switch method {
-	case Hardlink:
-		if err = unix.Linkat(srcDir, srcName, dstDir, name, 0); err != nil {
-			err = &Error{"linkat", dst.String(), err}
-		}
-	case Reflink, Copy:
-		err = c.copyFile(srcDir, srcName, st, dstDir, name, dst, method == Reflink)
-	}
-	if err != nil {
-		return err
-	}
-	c.files.Add(1)
-	if method != Hardlink {
-		c.bytes.Add(st.Size)
-	}
-	return nil
+	return filepath.Join(w.dstRoot, w.name)
 }
 
-// decide resolves Auto on the first file: it tries a reflink, which it
-// keeps if it works (returning ""), else settles on a hard link when src
-// and dst share a device, else a copy.
-func (c *cloner) decide(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name string, dst where) Method {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.method != Auto {
-		return c.method
+func (w where) src() string {
+	if w.full != "" {
+		return w.srcFull
 	}
-	if err := c.copyFile(srcDir, srcName, st, dstDir, name, dst, true); err == nil {
-		c.method = Reflink
-		return ""
-	}
-	_ = unix.Unlinkat(dstDir, name, 0)
-	if uint64(st.Dev) == c.dev {
-		c.method = Hardlink
-	} else {
-		c.method = Copy
-	}
-	return c.method
-}
-
-// copyFile makes a new file with st's mode and times, its data cloned
-// (FICLONE) or copied (copy_file_range).
-func (c *cloner) copyFile(srcDir int, srcName string, st *unix.Stat_t, dstDir int, name string, dst where, reflink bool) error {
-	in, err := unix.Openat(srcDir, srcName, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return &Error{"openat", srcName, err}
-	}
-	defer unix.Close(in)
-	out, err := unix.Openat(dstDir, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
-	if err != nil {
-		return &Error{"openat", dst.String(), err}
-	}
-	defer unix.Close(out)
-	if reflink {
-		if err := cloneData(out, in); err != nil {
-			return &Error{"FICLONE", dst.String(), err}
-		}
-	} else if err := copyData(in, out, st.Size); err != nil {
-		return &Error{"copy", dst.String(), err}
-	}
-	if err := unix.Fchmod(out, uint32(st.Mode)&07777); err != nil {
-		return &Error{"fchmod", dst.String(), err}
-	}
-	if err := futimens(out, st.Atim, st.Mtim); err != nil {
-		return &Error{"futimens", dst.String(), err}
-	}
-	return nil
-}
-
-// special handles a FIFO, socket or device as the options say.
-func (c *cloner) special(st *unix.Stat_t, dstDir int, name string, dst where) error {
-	switch c.opts.Specials {
-	case SkipSpecials:
-		c.skipped.Add(1)
-		return nil
-	case FailOnSpecials:
-		return &Error{"clone", dst.String(), fmt.Errorf("a special file (mode %#o)", st.Mode)}
-	}
-	if st.Mode&unix.S_IFMT == unix.S_IFSOCK {
-		c.skipped.Add(1) // a socket cannot be made again without its server
-		return nil
-	}
-	if err := mknodAt(dstDir, name, uint32(st.Mode), int(st.Rdev)); err != nil {
-		return &Error{"mknodat", dst.String(), err}
-	}
-	c.specials.Add(1)
-	return nil
+	return filepath.Join(w.srcDir, w.name)
 }
 
 // countClone counts what a whole-tree clone made, for its Result.
@@ -448,7 +379,7 @@ func countClone(dst string) (Result, error) {
 	res := Result{Method: Reflink}
 	var st unix.Stat_t
 	if err := unix.Lstat(dst, &st); err != nil {
-		return res, &Error{"lstat", dst, err}
+		return res, dstErr("lstat", dst, err)
 	}
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFLNK:
@@ -480,49 +411,4 @@ func countClone(dst string) (Result, error) {
 		return nil
 	})
 	return res, err
-}
-
-// copyData copies size bytes from in to out: copy_file_range where the
-// kernel has it and will across these file systems, else read and write.
-func copyData(in, out int, size int64) error {
-	left := size
-	for left > 0 {
-		n, err := copyRange(in, out, int(min(left, 1<<30)))
-		if err != nil {
-			if left == size && (err == unix.EXDEV || err == unix.EOPNOTSUPP || err == unix.ENOSYS || err == unix.EINVAL) {
-				break
-			}
-			return err
-		}
-		if n == 0 {
-			return nil // the source shrank
-		}
-		left -= int64(n)
-	}
-	if left == 0 {
-		return nil
-	}
-	buf := make([]byte, 128<<10)
-	for {
-		n, err := unix.Read(in, buf)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return nil
-		}
-		for w := buf[:n]; len(w) > 0; {
-			m, err := unix.Write(out, w)
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			w = w[m:]
-		}
-	}
 }

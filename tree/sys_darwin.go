@@ -16,14 +16,23 @@ func cloneWhole(src string, parent int, name, dst string) (done bool, err error)
 	case unix.ENOTSUP, unix.EXDEV:
 		return false, nil
 	}
-	return true, &Error{"clonefileat", dst, err}
+	return true, dstErr("clonefileat", dst, err)
 }
 
 // cloneData: macOS clones whole trees (cloneWhole), not into open files.
 func cloneData(out, in int) error { return unix.ENOTSUP }
 
-// copyRange: macOS has no copy_file_range; copyData reads and writes.
-func copyRange(in, out, n int) (int, error) { return 0, unix.ENOSYS }
+// copyFileRange: macOS has no copy_file_range; copyRange reads and writes.
+func copyFileRange(in int, roff *int64, out int, woff *int64, n int) (int, error) {
+	return 0, unix.ENOSYS
+}
+
+// renameNoReplace moves the finished clone from its temporary name to its
+// own, failing with EEXIST rather than replacing anything there
+// (renameatx_np with RENAME_EXCL). NOT VERIFIED ON A MAC.
+func renameNoReplace(dir int, from, to string) error {
+	return unix.RenameatxNp(dir, from, dir, to, unix.RENAME_EXCL)
+}
 
 // mknodAt: x/sys has no mknodat for macOS; special files are not made
 // again there.
@@ -39,3 +48,6 @@ func futimens(fd int, atime, mtime unix.Timespec) error {
 func chmodNoFollow(dirfd int, name string, mode uint32) error {
 	return unix.Fchmodat(dirfd, name, mode, unix.AT_SYMLINK_NOFOLLOW)
 }
+
+// errNoAttr is getxattr's answer for a name the file does not have.
+const errNoAttr = unix.ENOATTR

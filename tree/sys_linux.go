@@ -14,7 +14,16 @@ func cloneWhole(src string, parent int, name, dst string) (bool, error) { return
 // cloneData reflinks in's data into out (FICLONE).
 func cloneData(out, in int) error { return unix.IoctlFileClone(out, in) }
 
-func copyRange(in, out, n int) (int, error) { return unix.CopyFileRange(in, nil, out, nil, n, 0) }
+func copyFileRange(in int, roff *int64, out int, woff *int64, n int) (int, error) {
+	return unix.CopyFileRange(in, roff, out, woff, n, 0)
+}
+
+// renameNoReplace moves the finished clone from its temporary name to its
+// own in the same directory, failing with EEXIST rather than replacing
+// anything that appeared there meanwhile.
+func renameNoReplace(dir int, from, to string) error {
+	return unix.Renameat2(dir, from, dir, to, unix.RENAME_NOREPLACE)
+}
 
 func mknodAt(dirfd int, name string, mode uint32, dev int) error {
 	return unix.Mknodat(dirfd, name, mode, dev)
@@ -98,3 +107,6 @@ func fchmodat2(dirfd int, name string, mode uint32, flags int) error {
 	}
 	return nil
 }
+
+// errNoAttr is getxattr's answer for a name the file does not have.
+const errNoAttr = unix.ENODATA

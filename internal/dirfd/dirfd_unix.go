@@ -100,6 +100,22 @@ func (n *Node) Open(path string) (int, error) {
 	return -1, &os.PathError{Op: "openat", Path: path, Err: unix.EBADF}
 }
 
+// Dup returns a descriptor of n's own: a duplicate of its kept one, or n
+// opened again as Open does. The caller closes it.
+func (n *Node) Dup(path string) (int, error) {
+	n.mu.Lock()
+	if n.fd1 != 0 {
+		fd, err := Retry(func() (int, error) { return unix.FcntlInt(uintptr(n.fd1-1), unix.F_DUPFD_CLOEXEC, 0) })
+		n.mu.Unlock()
+		if err != nil {
+			return -1, &os.PathError{Op: "dup", Path: path, Err: err}
+		}
+		return fd, nil
+	}
+	n.mu.Unlock()
+	return n.Open(path)
+}
+
 func openAt(parent int, name string, follow bool) (int, error) {
 	flags := openFlags | unix.O_NOFOLLOW
 	if follow {

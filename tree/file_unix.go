@@ -1,0 +1,268 @@
+//go:build linux || darwin
+
+package tree
+
+import (
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// file makes at name in the destination directory p, open as dstDir, the
+// regular file srcName of srcDir, by the clone's method. p is nil for a
+// lone file given as the source.
+func (c *cloner) file(srcDir int, srcName string, p *dstDir, dstDir int, name string, to where) error {
+	c.mu.Lock()
+	method := c.method
+	c.mu.Unlock()
+	if method == Hardlink {
+		if done, err := c.link(srcDir, srcName, dstDir, name, to); done || err != nil {
+			return err
+		}
+		method = Copy // a link refused under Auto
+	}
+	in, st, err := openSource(srcDir, srcName, to)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(in)
+	if method == Auto {
+		var done bool
+		if method, done, err = c.decide(in, &st, dstDir, name, to); done || err != nil {
+			return err
+		}
+		if method == Hardlink {
+			if done, err := c.link(srcDir, srcName, dstDir, name, to); done || err != nil {
+				return err
+			}
+			method = Copy
+		}
+	}
+	if p != nil && st.Nlink > 1 && !c.opts.NoHardLinks {
+		return c.copyLinked(in, &st, p, dstDir, name, to, method == Reflink)
+	}
+	return c.copyFile(in, &st, dstDir, name, to, method == Reflink)
+}
+
+// link makes name in dstDir a hard link of srcName in srcDir. Under Auto a
+// refused link (EPERM from fs.protected_hardlinks, for a file the cloning
+// user does not own) is not an error: done is false and the caller copies.
+func (c *cloner) link(srcDir int, srcName string, dstDir int, name string, to where) (done bool, err error) {
+	err = unix.Linkat(srcDir, srcName, dstDir, name, 0)
+	switch {
+	case err == nil:
+		c.files.Add(1)
+		return true, nil
+	case err == unix.EPERM && c.opts.Method == Auto:
+		c.copied.Add(1)
+		return false, nil
+	}
+	return false, dstErr("linkat", to.dst(), err)
+}
+
+// openSource opens a regular file of the source for reading, never through
+// a link, and without blocking if it was swapped for a FIFO, and checks
+// what it opened.
+func openSource(dir int, name string, to where) (int, unix.Stat_t, error) {
+	var st unix.Stat_t
+	in, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, st, srcErr("openat", to.src(), err)
+	}
+	if err := unix.Fstat(in, &st); err != nil {
+		unix.Close(in)
+		return -1, st, srcErr("fstat", to.src(), err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(in)
+		return -1, st, srcErr("clone", to.src(), errors.New("changed from a regular file during the clone"))
+	}
+	return in, st, nil
+}
+
+// decide resolves Auto on the first file: it tries a reflink, which it
+// keeps if it works (done), else settles on a hard link when src and dst
+// share a device, else a copy.
+func (c *cloner) decide(in int, st *unix.Stat_t, dstDir int, name string, to where) (m Method, done bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.method != Auto {
+		return c.method, false, nil
+	}
+	if err := c.copyFile(in, st, dstDir, name, to, true); err == nil {
+		c.method = Reflink
+		return Reflink, true, nil
+	}
+	_ = unix.Unlinkat(dstDir, name, 0)
+	if _, err := unix.Seek(in, 0, 0); err != nil {
+		return "", false, srcErr("lseek", to.src(), err)
+	}
+	c.files.Store(0) // the failed reflink counted nothing, but be sure
+	if uint64(st.Dev) == c.dev {
+		c.method = Hardlink
+	} else {
+		c.method = Copy
+	}
+	return c.method, false, nil
+}
+
+// firstLink is where a file with several links was first made in the
+// destination, for its other names to link to.
+type firstLink struct {
+	ready chan struct{} // closed once the first copy is made, or failed
+	dir   *dstDir
+	name  string
+	path  string // the directory's
+	ok    bool
+}
+
+// copyLinked copies a file with several links once per clone: the first
+// name met is copied, the others wait for it and are linked to it, so the
+// destination keeps the source's link structure, as cp -a does.
+func (c *cloner) copyLinked(in int, st *unix.Stat_t, p *dstDir, dstDir int, name string, to where, reflink bool) error {
+	mine := &firstLink{ready: make(chan struct{}), dir: p, name: name, path: to.dstRoot}
+	v, loaded := c.inode.LoadOrStore([2]uint64{uint64(st.Dev), uint64(st.Ino)}, mine)
+	if !loaded {
+		err := c.copyFile(in, st, dstDir, name, to, reflink)
+		mine.ok = err == nil
+		close(mine.ready)
+		return err
+	}
+	first := v.(*firstLink)
+	<-first.ready
+	if !first.ok {
+		return c.copyFile(in, st, dstDir, name, to, reflink)
+	}
+	fd, err := first.dir.Dup(first.path)
+	if err != nil {
+		return dstErr("openat", first.path, err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Linkat(fd, first.name, dstDir, name, 0); err != nil {
+		return dstErr("linkat", to.dst(), err)
+	}
+	c.files.Add(1)
+	return nil
+}
+
+// copyFile makes name in dstDir a new file with the contents of in, cloned
+// (FICLONE) or copied, and the source's metadata, st.
+func (c *cloner) copyFile(in int, st *unix.Stat_t, dstDir int, name string, to where, reflink bool) error {
+	out, err := unix.Openat(dstDir, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return dstErr("openat", to.dst(), err)
+	}
+	err = c.fill(in, out, st, to, reflink)
+	if cerr := unix.Close(out); err == nil && cerr != nil {
+		err = dstErr("close", to.dst(), cerr) // NFS and quotas report here
+	}
+	if err != nil {
+		return err
+	}
+	c.files.Add(1)
+	c.bytes.Add(st.Size)
+	return nil
+}
+
+// fill writes the contents and metadata of in into out.
+func (c *cloner) fill(in, out int, st *unix.Stat_t, to where, reflink bool) error {
+	if reflink {
+		if err := cloneData(out, in); err != nil {
+			return dstErr("FICLONE", to.dst(), err)
+		}
+	} else if err := copyData(in, out, st); err != nil {
+		return dstErr("copy", to.dst(), err)
+	}
+	var xattrs []xattr
+	if !c.opts.NoXattrs {
+		var err error
+		if xattrs, err = readXattrs(in, c.opts.NoACLs); err != nil {
+			return srcErr("flistxattr", to.src(), err)
+		}
+	}
+	return c.setMeta(out, st, xattrs, to.dst())
+}
+
+// copyData copies st.Size bytes from in to out, keeping holes: only the
+// data regions SEEK_DATA finds are copied in a file that has fewer blocks
+// than its size, and the file is then extended to its size.
+func copyData(in, out int, st *unix.Stat_t) error {
+	if st.Blocks*512 >= st.Size {
+		_, err := copyRange(in, out, 0, st.Size)
+		return err
+	}
+	for off := int64(0); off < st.Size; {
+		data, err := unix.Seek(in, off, unix.SEEK_DATA)
+		if err == unix.ENXIO {
+			break // a hole to the end
+		}
+		if err != nil {
+			_, err = copyRange(in, out, off, st.Size-off) // no SEEK_DATA here: all of it
+			return err
+		}
+		hole, err := unix.Seek(in, data, unix.SEEK_HOLE)
+		if err != nil {
+			return err
+		}
+		hole = min(hole, st.Size)
+		if _, err := copyRange(in, out, data, hole-data); err != nil {
+			return err
+		}
+		off = hole
+	}
+	return unix.Ftruncate(out, st.Size)
+}
+
+// copyRange copies n bytes at off of in to the same offset of out, with
+// copy_file_range where the kernel has it and will across these file
+// systems, else pread and pwrite. It returns what it copied: less at the
+// source's end.
+func copyRange(in, out int, off, n int64) (int64, error) {
+	done := int64(0)
+	for done < n {
+		roff, woff := off+done, off+done
+		k, err := copyFileRange(in, &roff, out, &woff, int(min(n-done, 1<<30)))
+		if err != nil {
+			if done == 0 && (err == unix.EXDEV || err == unix.EOPNOTSUPP || err == unix.ENOSYS || err == unix.EINVAL) {
+				return preadWrite(in, out, off, n)
+			}
+			if err == unix.EINTR {
+				continue
+			}
+			return done, err
+		}
+		if k == 0 {
+			break // the source shrank
+		}
+		done += int64(k)
+	}
+	return done, nil
+}
+
+func preadWrite(in, out int, off, n int64) (int64, error) {
+	buf := make([]byte, min(n, 128<<10))
+	done := int64(0)
+	for done < n {
+		k, err := unix.Pread(in, buf[:min(int64(len(buf)), n-done)], off+done)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return done, err
+		}
+		if k == 0 {
+			break
+		}
+		for w := buf[:k]; len(w) > 0; {
+			m, err := unix.Pwrite(out, w, off+done)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				return done, err
+			}
+			w, done = w[m:], done+int64(m)
+		}
+	}
+	return done, nil
+}
