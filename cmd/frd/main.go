@@ -1,7 +1,7 @@
 // Command frd shows what the frd lister sees, and materializes trees.
 //
 //	frd ls [--json] [--names] DIR...
-//	frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail] SRC DST
+//	frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail] [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] SRC DST
 //	frd chmod --files-readonly|--dirs-writable DIR
 //
 // ls lists each directory with every entry's type, size, modification time
@@ -23,7 +23,8 @@ import (
 )
 
 const usage = `usage: frd ls [--json] [--names] DIR...
-       frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail] SRC DST
+       frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail]
+                 [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] SRC DST
        frd chmod --files-readonly|--dirs-writable DIR
 
 ls lists each DIR (default .) with the type, size, modification time and file
@@ -35,8 +36,15 @@ shown for regular files only.
 
 clone makes DST (which must not exist; its parent must) a copy of SRC, by
 the fastest method the file systems allow unless --method says: reflinks
-(XFS, btrfs), hard links, or copies. Symbolic links are made again as
-links, never followed. It prints the method used and the counts.
+(XFS, btrfs), hard links, or copies. It keeps what cp -a keeps: modes,
+owners (as root), times, extended attributes, ACLs and capabilities, hard
+links within the tree and holes; the --no-* options leave one out. A
+set-id bit whose owner could not be kept is cleared. Symbolic links are
+made again as links, never followed. The copy is built as
+.frd-clone-XXXXXXXXXXXXXXXX-NAME beside DST and renamed to DST when
+complete; on an error, SIGINT or SIGTERM it is removed (after SIGKILL it
+is left, and may be removed). It prints the method used and the counts,
+and on stderr what it could not keep.
 
 chmod --files-readonly clears the write bits of every regular file under
 DIR, keeping execute bits; --dirs-writable gives the owner write permission

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os/signal"
+	"syscall"
 
 	"github.com/pbednarcik/flexreaddir/tree"
 )
@@ -15,6 +19,12 @@ func runClone(args []string, stdout, stderr io.Writer) int {
 	method := fs.String("method", "auto", "")
 	specials := fs.String("specials", "skip", "")
 	workers := fs.Int("j", 0, "")
+	opts := &tree.Options{}
+	fs.BoolVar(&opts.NoOwner, "no-owner", false, "")
+	fs.BoolVar(&opts.NoTimes, "no-times", false, "")
+	fs.BoolVar(&opts.NoXattrs, "no-xattrs", false, "")
+	fs.BoolVar(&opts.NoACLs, "no-acls", false, "")
+	fs.BoolVar(&opts.NoHardLinks, "no-hard-links", false, "")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -22,7 +32,7 @@ func runClone(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	opts := &tree.Options{Method: tree.Method(*method), Workers: *workers}
+	opts.Method, opts.Workers = tree.Method(*method), *workers
 	switch *specials {
 	case "skip":
 		opts.Specials = tree.SkipSpecials
@@ -34,8 +44,18 @@ func runClone(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "frd clone: --specials must be skip, copy or fail, not %q\n", *specials)
 		return 2
 	}
-	res, err := tree.Clone(fs.Arg(0), fs.Arg(1), opts)
-	if err != nil {
+	// SIGINT and SIGTERM cancel the clone, which then removes what it made.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	res, err := tree.CloneContext(ctx, fs.Arg(0), fs.Arg(1), opts)
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "frd clone: %v\n", w)
+	}
+	switch {
+	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "frd clone: interrupted; %s not made\n", fs.Arg(1))
+		return 130
+	case err != nil:
 		fmt.Fprintf(stderr, "frd clone: %v\n", err)
 		return 1
 	}
