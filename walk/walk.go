@@ -427,7 +427,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 	}
 	kept := false
 	defer func() {
-		d.fd = noHandle
+		// Touch only locals here: once finished, n may be reused.
 		if !kept {
 			closeHandle(fd)
 		}
@@ -445,7 +445,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 	n.visited = true
 	ferr := w.fn(d)
 	left := d.Entries // the DirFunc may have removed entries
-	d.Entries = nil
+	d.Entries, d.fd = nil, noHandle
 	if ferr != nil && ferr != fs.SkipDir {
 		w.stop(ferr)
 		return entries[:0]
