@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 )
 
@@ -16,11 +17,11 @@ type excluder struct {
 func (x *excluder) add(p string) { x.patterns = append(x.patterns, p) }
 
 // addFile reads one pattern per line from name ("-" for standard input).
-func (x *excluder) addFile(name string) error {
+func (x *excluder) addFile(name string, stdin io.Reader) error {
 	var data []byte
 	var err error
 	if name == "-" {
-		data, err = readAll(os.Stdin)
+		data, err = io.ReadAll(stdin)
 	} else {
 		data, err = os.ReadFile(name)
 	}
@@ -35,12 +36,6 @@ func (x *excluder) addFile(name string) error {
 		}
 	}
 	return sc.Err()
-}
-
-func readAll(f *os.File) ([]byte, error) {
-	var b bytes.Buffer
-	_, err := b.ReadFrom(f)
-	return b.Bytes(), err
 }
 
 func (x *excluder) excluded(path string) bool {

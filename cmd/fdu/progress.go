@@ -17,6 +17,7 @@ type progress struct {
 	out  io.Writer
 	unit blockSize
 	stop chan struct{}
+	once sync.Once // finish may be called by a view and again at exit
 	done sync.WaitGroup
 }
 
@@ -57,11 +58,12 @@ func (p *progress) add(n int, size uint64) {
 	p.bytes.Add(size)
 }
 
-// finish erases the line, if it was shown, and stops.
+// finish erases the line, if it was shown, and stops. Calls after the
+// first do nothing.
 func (p *progress) finish() {
 	if p == nil {
 		return
 	}
-	close(p.stop)
+	p.once.Do(func() { close(p.stop) })
 	p.done.Wait()
 }

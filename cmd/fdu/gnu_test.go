@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// Findings from GNU coreutils' own du tests (scripts/gnu-du-tests.sh) and
+// around them, each compared with du where du can say.
+
+// TestAbbreviations: getopt_long's unambiguous prefixes, and its words for
+// ambiguous and unknown ones, with du's own option table deciding.
+func TestAbbreviations(t *testing.T) {
+	du := gnuDu(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "t", "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t", "a", "f"), make([]byte, 5000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--app", "t"}, {"--th=1", "t"}, {"--max=1", "t"}, {"--sum", "t"}, {"--s", "t"}, {"--t", "t"},
+		{"--de", "t"}, {"--bogus", "t"}, {"--kibibytes", "t"}, {"--exclude", "--sum", "t"}, {"--b=1", "t"},
+		{"--bl=1", "t"}, {"--inod", "-h", "t"}, {"--time-s=iso", "--ti", "t"}, {"--", "--sum"},
+		{"-X", "--sum", "t"}, {"--null", "-s", "t"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			compare(t, runDu(t, du, dir, nil, args), runFdu(t, dir, nil, args))
+		})
+	}
+}
+
+// TestInodesHuman: --inodes counts in -h's and --si's forms, as du does.
+func TestInodesHuman(t *testing.T) {
+	du := gnuDu(t)
+	dir := t.TempDir()
+	d := filepath.Join(dir, "d")
+	if err := os.Mkdir(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1023 {
+		if err := os.WriteFile(filepath.Join(d, fmt.Sprint(i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"--inodes", "-h", "d"}, {"--inodes", "--si", "d"}, {"-h", "--inodes", "-s", "d"}, {"--inodes", "-k", "d"}} {
+		compare(t, runDu(t, du, dir, nil, args), runFdu(t, dir, nil, args))
+	}
+}
+
+// fullWriter fails every write as a full disk does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestWriteError: output that cannot be written is an error, with du's
+// message and exit status, for a report and for --help.
+func TestWriteError(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{dir}, {"--help"}, {"--version"}} {
+		var errb bytes.Buffer
+		code := run(args, strings.NewReader(""), fullWriter{}, &errb)
+		if code != 1 || errb.String() != "fdu: write error: No space left on device\n" {
+			t.Errorf("%q to a full disk: exit %d, %q", args, code, errb.String())
+		}
+	}
+}
+
+// TestProgramName: messages name the program as it was run, as du's do.
+func TestProgramName(t *testing.T) {
+	defer func(p string) { progName = p }(progName)
+	setProgName("/usr/local/bin/du")
+	var out, errb bytes.Buffer
+	code := run([]string{"--bogus"}, strings.NewReader(""), &out, &errb)
+	want := "/usr/local/bin/du: unrecognized option '--bogus'\nTry '/usr/local/bin/du --help' for more information.\n"
+	if code != 1 || errb.String() != want {
+		t.Errorf("exit %d, %q; want 1, %q", code, errb.String(), want)
+	}
+	out.Reset()
+	run([]string{"--version"}, strings.NewReader(""), &out, &errb)
+	if !strings.HasPrefix(out.String(), "/usr/local/bin/du (flexreaddir) "+version+"\n") {
+		t.Errorf("--version: %q", out.String())
+	}
+}
+
+// TestViewsWithProgress: a view with the progress line on ends cleanly
+// (it closed the line's channel twice).
+func TestViewsWithProgress(t *testing.T) {
+	dir := t.TempDir()
+	for _, view := range []string{"--tree", "--json", "--largest=3"} {
+		if _, errs, code := runView(t, "--progress=always", view, dir); code != 0 {
+			t.Errorf("%s with the progress line: exit %d, %q", view, code, errs)
+		}
+	}
+}
