@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -300,20 +299,41 @@ func (c *command) fileList(cfg *config, v *flagValues) ([]string, int, bool) {
 		return nil, c.tryHelp(), false
 	}
 	cfg.files0, cfg.hashAll = *v.files0, true
-	var data []byte
-	var err error
-	if cfg.files0 == "-" {
-		data, err = io.ReadAll(c.stdin)
-	} else {
-		data, err = os.ReadFile(cfg.files0)
-	}
+	data, err := c.readFiles0(cfg.files0)
 	if err != nil {
-		c.warn("cannot open %s for reading: %s", quote(cfg.files0), strerror(err))
+		c.warn("%s", err)
 		return nil, 1, false
 	}
-	data = bytes.TrimSuffix(data, []byte{0})
 	if len(data) == 0 {
 		return nil, 0, true
 	}
-	return strings.Split(string(data), "\x00"), 0, true
+	// Each name ends with a NUL; the last may end without one.
+	names := strings.Split(string(data), "\x00")
+	if data[len(data)-1] == 0 {
+		names = names[:len(names)-1]
+	}
+	return names, 0, true
+}
+
+// readFiles0 reads --files0-from's file ("-": standard input), with du's
+// words for a file that cannot be opened and for one that cannot be read
+// (a directory).
+func (c *command) readFiles0(name string) ([]byte, error) {
+	if name == "-" {
+		data, err := io.ReadAll(c.stdin)
+		if err != nil {
+			return nil, fmt.Errorf("-: read error: %s", strerror(err))
+		}
+		return data, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open %s for reading: %s", quote(name), strerror(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read error: %s", quotef(name), strerror(err))
+	}
+	return data, nil
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -142,7 +143,19 @@ type result struct {
 
 func runDu(t *testing.T, du, dir string, env, args []string) result {
 	t.Helper()
+	return runDuEnv(t, du, dir, nil, env, args)
+}
+
+// runDuInput is runDu with stdin.
+func runDuInput(t *testing.T, du, dir string, stdin io.Reader, args []string) result {
+	t.Helper()
+	return runDuEnv(t, du, dir, stdin, nil, args)
+}
+
+func runDuEnv(t *testing.T, du, dir string, stdin io.Reader, env, args []string) result {
+	t.Helper()
 	cmd := exec.Command(du, args...)
+	cmd.Stdin = stdin
 	cmd.Args[0] = "du" // as a user types it: du names itself by argv[0]
 	cmd.Dir = dir
 	cmd.Env = append(cleanEnv(), env...)

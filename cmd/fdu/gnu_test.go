@@ -99,3 +99,36 @@ func TestViewsWithProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestFiles0FromEdges: a directory as the list, '-' among names read from
+// standard input, a lone NUL and empty names, as du words them.
+func TestFiles0FromEdges(t *testing.T) {
+	du := gnuDu(t)
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "dir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compare(t, runDu(t, du, dir, nil, []string{"--files0-from=dir"}), runFdu(t, dir, nil, []string{"--files0-from=dir"}))
+	for _, list := range []string{"a\x00-\x00", "\x00", "a\x00\x00a", "", "a", "a\x00a\x00"} {
+		t.Run(fmt.Sprintf("%q", list), func(t *testing.T) {
+			compare(t, runDuStdin(t, du, dir, list, "--files0-from=-"), runFduStdin(t, dir, list, "--files0-from=-"))
+		})
+	}
+}
+
+func runDuStdin(t *testing.T, du, dir, stdin string, args ...string) result {
+	t.Helper()
+	r := runDuInput(t, du, dir, strings.NewReader(stdin), args)
+	return r
+}
+
+func runFduStdin(t *testing.T, dir, stdin string, args ...string) result {
+	t.Helper()
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return result{out.String(), errb.String(), code}
+}

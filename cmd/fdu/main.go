@@ -169,6 +169,10 @@ func (c *command) execute(cfg *config, files []string) int {
 func (c *command) statArgs(s *scanner, cfg *config, files []string) []arg {
 	var todo []arg
 	for i, f := range files {
+		if f == "-" && cfg.files0 == "-" {
+			c.errOut("when reading file names from stdin, no file name of '-' allowed")
+			continue
+		}
 		if f == "" {
 			if cfg.files0 != "" {
 				c.errOut(fmt.Sprintf("%s:%d: invalid zero-length file name", quotef(cfg.files0), i+1))
