@@ -4,6 +4,7 @@ package tree
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -60,6 +61,7 @@ func CloneContext(ctx context.Context, src, dst string, opts *Options) (Result, 
 	if err := unix.Lstat(src, &st); err != nil {
 		return Result{}, srcErr("lstat", src, err)
 	}
+	dst = filepath.Clean(dst) // "new/" names new, as with cp
 	parent, err := openDir(filepath.Dir(dst))
 	if err != nil {
 		return Result{}, dstErr("open", filepath.Dir(dst), err)
@@ -68,6 +70,10 @@ func CloneContext(ctx context.Context, src, dst string, opts *Options) (Result, 
 	name := filepath.Base(dst)
 	if err := unix.Fstatat(parent, name, &unix.Stat_t{}, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		return Result{}, dstErr("clone", dst, unix.EEXIST)
+	}
+	var pst unix.Stat_t
+	if err := unix.Fstat(parent, &pst); err != nil {
+		return Result{}, dstErr("fstat", filepath.Dir(dst), err)
 	}
 	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
 		if err := refuseInside(&st, parent, src, dst); err != nil {
@@ -78,7 +84,7 @@ func CloneContext(ctx context.Context, src, dst string, opts *Options) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	c := &cloner{ctx: ctx, opts: o, method: o.Method}
+	c := &cloner{ctx: ctx, opts: o, method: o.Method, dev: uint64(pst.Dev)}
 	err = c.make(src, &st, parent, tmp, dst)
 	if err == nil {
 		if err = ctx.Err(); err == nil {
@@ -124,6 +130,9 @@ func (c *cloner) make(src string, st *unix.Stat_t, parent int, name, dst string)
 		defer unix.Close(srcDir)
 		return c.file(srcDir, filepath.Base(src), nil, parent, name, to)
 	}
+	if c.opts.Specials == SkipSpecials {
+		return srcErr("clone", src, errors.New("a special file, which Options.Specials says to skip"))
+	}
 	return c.special(unix.AT_FDCWD, src, st, parent, name, to)
 }
 
@@ -143,6 +152,7 @@ type cloner struct {
 	warnings []error
 
 	dst   *dirfd.Set // destination directories kept open for their subdirectories
+	dstID [2]uint64  // the destination root's device and inode, which the walk must never enter
 	inode sync.Map   // [2]uint64 (device, inode) -> *firstLink, for hard links under a copy
 }
 
@@ -168,8 +178,10 @@ func (c *cloner) warn(err error) {
 	c.warnMu.Unlock()
 }
 
+// openDir opens a directory to work relative to, not to list: one that
+// may be searched but not read will do (O_PATH on Linux).
 func openDir(path string) (int, error) {
-	return unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	return unix.Open(path, openPathFlags|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 }
 
 // testHookDir, when a test sets it, runs first in each directory's visit.
@@ -183,8 +195,20 @@ var testHookDir func(d *walk.Dir)
 // as the walker does.
 type dstDir struct {
 	dirfd.Node
-	st     unix.Stat_t // the source directory's
+	st     unix.Stat_t // the source directory's, read before the walk lists it (its access time)
 	xattrs []xattr     // the source directory's, set at Post so that no child inherits a default ACL early
+
+	mu       sync.Mutex
+	children map[string]*dstDir // subdirectories made and not yet visited
+}
+
+// child takes the subdirectory name made by p's visit, for its own visit.
+func (p *dstDir) child(name string) *dstDir {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := p.children[name]
+	delete(p.children, name)
+	return c
 }
 
 // perWorker is the most descriptors a clone's worker holds at once: the
@@ -234,6 +258,7 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 		return dstErr("fstat", dst, err)
 	}
 	c.dev = uint64(dstSt.Dev)
+	c.dstID = [2]uint64{dirfd.DevNum(dstSt.Dev), uint64(dstSt.Ino)}
 	c.dirs.Add(1)
 	workers, srcKept, dstKept := c.budget()
 	c.dst = dirfd.NewSet(dstKept)
@@ -277,12 +302,16 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 
 // visit makes the entries of the source directory d in its destination.
 func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
+	if [2]uint64{d.Info.Device, d.Info.FileID} == c.dstID {
+		// The source reaches the clone (a bind mount of part of the
+		// destination's parent inside it): cp's "into itself".
+		return dstErr("clone", dst, fmt.Errorf("%w: the source %s reaches the destination", ErrIntoItself, d.Path))
+	}
 	srcfd := int(d.Fd())
 	p, fd := top, top.Fd()
 	if d.Parent != nil {
-		p = &dstDir{Node: dirfd.Node{Parent: &d.Parent.Data.(*dstDir).Node, Name: d.Info.Name}}
-		if err := unix.Fstat(srcfd, &p.st); err != nil {
-			return srcErr("fstat", d.Path, err)
+		if p = d.Parent.Data.(*dstDir).child(d.Info.Name); p == nil {
+			return srcErr("clone", d.Path, errors.New("a directory that was not in its parent's listing"))
 		}
 		var err error
 		if fd, err = p.Open(dst); err != nil {
@@ -315,16 +344,37 @@ func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
 	return nil
 }
 
+// subdir makes in the destination directory p, open as fd, the
+// subdirectory name of the source directory srcfd, and keeps the source's
+// metadata for its visit: read now, before the walk lists it, so that its
+// access time is the one cp -a keeps.
+func (c *cloner) subdir(srcfd int, p *dstDir, fd int, name string, to where) error {
+	sub := &dstDir{Node: dirfd.Node{Parent: &p.Node, Name: name}}
+	if err := unix.Fstatat(srcfd, name, &sub.st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if errors.Is(err, unix.ENOENT) {
+			return nil // removed since the listing: the walk leaves it out too
+		}
+		return srcErr("fstatat", to.src(), err)
+	}
+	if err := unix.Mkdirat(fd, name, 0o700); err != nil {
+		return dstErr("mkdirat", to.dst(), err)
+	}
+	p.mu.Lock()
+	if p.children == nil {
+		p.children = map[string]*dstDir{}
+	}
+	p.children[name] = sub
+	p.mu.Unlock()
+	c.dirs.Add(1)
+	return nil
+}
+
 // entry makes e, an entry of the source directory srcfd, in the
 // destination directory p, open as fd.
 func (c *cloner) entry(srcfd int, p *dstDir, fd int, e frd.Entry, to where) error {
 	switch {
 	case e.Type.IsDir():
-		if err := unix.Mkdirat(fd, e.Name, 0o700); err != nil {
-			return dstErr("mkdirat", to.dst(), err)
-		}
-		c.dirs.Add(1)
-		return nil
+		return c.subdir(srcfd, p, fd, e.Name, to)
 	case e.Type.IsRegular():
 		return c.file(srcfd, e.Name, p, fd, e.Name, to)
 	case e.Type&fs.ModeSymlink != 0:
@@ -349,6 +399,16 @@ func (c *cloner) finishDir(p, top *dstDir, path string) error {
 			return dstErr("openat", path, err)
 		}
 		defer unix.Close(fd)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for name := range p.children {
+		// Made, then removed from the source before the walk opened it:
+		// left out, as the walk leaves it out.
+		if err := unix.Unlinkat(fd, name, unix.AT_REMOVEDIR); err != nil {
+			return dstErr("rmdir", filepath.Join(path, name), err)
+		}
+		c.dirs.Add(-1)
 	}
 	return c.setMeta(fd, &p.st, p.xattrs, path)
 }

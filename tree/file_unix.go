@@ -3,7 +3,9 @@
 package tree
 
 import (
+	"context"
 	"errors"
+	"math"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,12 +25,21 @@ func (c *cloner) file(srcDir int, srcName string, p *dstDir, dstDir int, name st
 	}
 	in, st, err := openSource(srcDir, srcName, to)
 	if err != nil {
+		if method == Auto && errors.Is(err, unix.EACCES) {
+			return c.linkUnreadable(srcDir, srcName, dstDir, name, to, err)
+		}
 		return err
 	}
 	defer unix.Close(in)
+	make := func(reflink bool) error {
+		if p != nil && st.Nlink > 1 && !c.opts.NoHardLinks {
+			return c.copyLinked(in, &st, p, dstDir, name, to, reflink)
+		}
+		return c.copyFile(in, &st, dstDir, name, to, reflink)
+	}
 	if method == Auto {
 		var done bool
-		if method, done, err = c.decide(in, &st, dstDir, name, to); done || err != nil {
+		if method, done, err = c.decide(in, &st, make, dstDir, name, to); done || err != nil {
 			return err
 		}
 		if method == Hardlink {
@@ -38,26 +49,47 @@ func (c *cloner) file(srcDir int, srcName string, p *dstDir, dstDir int, name st
 			method = Copy
 		}
 	}
-	if p != nil && st.Nlink > 1 && !c.opts.NoHardLinks {
-		return c.copyLinked(in, &st, p, dstDir, name, to, method == Reflink)
+	err = make(method == Reflink)
+	if err != nil && method == Reflink && c.opts.Method == Auto && errors.Is(err, unix.EXDEV) {
+		// A file on another file system within the source: Auto copies it.
+		_ = unix.Unlinkat(dstDir, name, 0)
+		c.copied.Add(1)
+		err = make(false)
 	}
-	return c.copyFile(in, &st, dstDir, name, to, method == Reflink)
+	return err
 }
 
 // link makes name in dstDir a hard link of srcName in srcDir. Under Auto a
-// refused link (EPERM from fs.protected_hardlinks, for a file the cloning
-// user does not own) is not an error: done is false and the caller copies.
+// refused link is not an error: EPERM from fs.protected_hardlinks (a file
+// the cloning user does not own), EXDEV for a file on another file system
+// within the source. done is then false, and the caller copies.
 func (c *cloner) link(srcDir int, srcName string, dstDir int, name string, to where) (done bool, err error) {
 	err = unix.Linkat(srcDir, srcName, dstDir, name, 0)
 	switch {
 	case err == nil:
 		c.files.Add(1)
 		return true, nil
-	case err == unix.EPERM && c.opts.Method == Auto:
+	case (err == unix.EPERM || err == unix.EXDEV) && c.opts.Method == Auto:
 		c.copied.Add(1)
 		return false, nil
 	}
 	return false, dstErr("linkat", to.dst(), err)
+}
+
+// linkUnreadable is Auto's way with a file it may not read, before it has
+// chosen a method: a hard link needs no read, so one on the destination's
+// device is linked, as cp -al would, and the choice waits for a file it
+// can read.
+func (c *cloner) linkUnreadable(srcDir int, srcName string, dstDir int, name string, to where, openErr error) error {
+	var st unix.Stat_t
+	if unix.Fstatat(srcDir, srcName, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || uint64(st.Dev) != c.dev {
+		return openErr
+	}
+	if err := unix.Linkat(srcDir, srcName, dstDir, name, 0); err != nil {
+		return openErr
+	}
+	c.files.Add(1)
+	return nil
 }
 
 // openSource opens a regular file of the source for reading, never through
@@ -80,16 +112,17 @@ func openSource(dir int, name string, to where) (int, unix.Stat_t, error) {
 	return in, st, nil
 }
 
-// decide resolves Auto on the first file: it tries a reflink, which it
-// keeps if it works (done), else settles on a hard link when src and dst
-// share a device, else a copy.
-func (c *cloner) decide(in int, st *unix.Stat_t, dstDir int, name string, to where) (m Method, done bool, err error) {
+// decide resolves Auto on the first file: it tries a reflink (through
+// make, so that a file with several links is recorded as any other),
+// which it keeps if it works (done), else settles on a hard link when src
+// and dst share a device, else a copy.
+func (c *cloner) decide(in int, st *unix.Stat_t, make func(reflink bool) error, dstDir int, name string, to where) (m Method, done bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.method != Auto {
 		return c.method, false, nil
 	}
-	if err := c.copyFile(in, st, dstDir, name, to, true); err == nil {
+	if err := make(true); err == nil {
 		c.method = Reflink
 		return Reflink, true, nil
 	}
@@ -97,7 +130,6 @@ func (c *cloner) decide(in int, st *unix.Stat_t, dstDir int, name string, to whe
 	if _, err := unix.Seek(in, 0, 0); err != nil {
 		return "", false, srcErr("lseek", to.src(), err)
 	}
-	c.files.Store(0) // the failed reflink counted nothing, but be sure
 	if uint64(st.Dev) == c.dev {
 		c.method = Hardlink
 	} else {
@@ -118,21 +150,32 @@ type firstLink struct {
 
 // copyLinked copies a file with several links once per clone: the first
 // name met is copied, the others wait for it and are linked to it, so the
-// destination keeps the source's link structure, as cp -a does.
+// destination keeps the source's link structure, as cp -a does. If the
+// first copy fails, the next name tries in its place.
 func (c *cloner) copyLinked(in int, st *unix.Stat_t, p *dstDir, dstDir int, name string, to where, reflink bool) error {
-	mine := &firstLink{ready: make(chan struct{}), dir: p, name: name, path: to.dstRoot}
-	v, loaded := c.inode.LoadOrStore([2]uint64{uint64(st.Dev), uint64(st.Ino)}, mine)
-	if !loaded {
-		err := c.copyFile(in, st, dstDir, name, to, reflink)
-		mine.ok = err == nil
-		close(mine.ready)
-		return err
+	key := [2]uint64{uint64(st.Dev), uint64(st.Ino)}
+	for {
+		mine := &firstLink{ready: make(chan struct{}), dir: p, name: name, path: to.dstRoot}
+		v, loaded := c.inode.LoadOrStore(key, mine)
+		if !loaded {
+			err := c.copyFile(in, st, dstDir, name, to, reflink)
+			if err != nil {
+				c.inode.Delete(key)
+			}
+			mine.ok = err == nil
+			close(mine.ready)
+			return err
+		}
+		first := v.(*firstLink)
+		<-first.ready
+		if first.ok {
+			return c.linkTo(first, dstDir, name, to)
+		}
 	}
-	first := v.(*firstLink)
-	<-first.ready
-	if !first.ok {
-		return c.copyFile(in, st, dstDir, name, to, reflink)
-	}
+}
+
+// linkTo links name in dstDir to the first copy of its file.
+func (c *cloner) linkTo(first *firstLink, dstDir int, name string, to where) error {
 	fd, err := first.dir.Dup(first.path)
 	if err != nil {
 		return dstErr("openat", first.path, err)
@@ -170,7 +213,7 @@ func (c *cloner) fill(in, out int, st *unix.Stat_t, to where, reflink bool) erro
 		if err := cloneData(out, in); err != nil {
 			return dstErr("FICLONE", to.dst(), err)
 		}
-	} else if err := copyData(in, out, st); err != nil {
+	} else if err := copyData(c.ctx, in, out, st); err != nil {
 		return dstErr("copy", to.dst(), err)
 	}
 	var xattrs []xattr
@@ -185,10 +228,14 @@ func (c *cloner) fill(in, out int, st *unix.Stat_t, to where, reflink bool) erro
 
 // copyData copies st.Size bytes from in to out, keeping holes: only the
 // data regions SEEK_DATA finds are copied in a file that has fewer blocks
-// than its size, and the file is then extended to its size.
-func copyData(in, out int, st *unix.Stat_t) error {
+// than its size, and the file is then extended to its size. A file that
+// says it is empty is read to its end all the same, as /proc's files are.
+func copyData(ctx context.Context, in, out int, st *unix.Stat_t) error {
+	if st.Size == 0 {
+		return copyUnsized(in, out)
+	}
 	if st.Blocks*512 >= st.Size {
-		_, err := copyRange(in, out, 0, st.Size)
+		_, err := copyRange(ctx, in, out, 0, st.Size)
 		return err
 	}
 	for off := int64(0); off < st.Size; {
@@ -197,7 +244,7 @@ func copyData(in, out int, st *unix.Stat_t) error {
 			break // a hole to the end
 		}
 		if err != nil {
-			_, err = copyRange(in, out, off, st.Size-off) // no SEEK_DATA here: all of it
+			_, err = copyRange(ctx, in, out, off, st.Size-off) // no SEEK_DATA here: all of it
 			return err
 		}
 		hole, err := unix.Seek(in, data, unix.SEEK_HOLE)
@@ -205,7 +252,7 @@ func copyData(in, out int, st *unix.Stat_t) error {
 			return err
 		}
 		hole = min(hole, st.Size)
-		if _, err := copyRange(in, out, data, hole-data); err != nil {
+		if _, err := copyRange(ctx, in, out, data, hole-data); err != nil {
 			return err
 		}
 		off = hole
@@ -213,15 +260,38 @@ func copyData(in, out int, st *unix.Stat_t) error {
 	return unix.Ftruncate(out, st.Size)
 }
 
+// copyUnsized copies a file whose size says 0 to its end: one read for an
+// empty file.
+func copyUnsized(in, out int) error {
+	var first [512]byte
+	n, err := unix.Pread(in, first[:], 0)
+	if n <= 0 || err != nil {
+		return err
+	}
+	if _, err := unix.Pwrite(out, first[:n], 0); err != nil {
+		return err
+	}
+	_, err = preadWrite(in, out, int64(n), math.MaxInt64-int64(n))
+	return err
+}
+
+// copyChunk is how much copyRange copies between two looks at its context,
+// so that a cancelled clone of a large file stops within a fraction of a
+// second.
+const copyChunk = 64 << 20
+
 // copyRange copies n bytes at off of in to the same offset of out, with
 // copy_file_range where the kernel has it and will across these file
 // systems, else pread and pwrite. It returns what it copied: less at the
 // source's end.
-func copyRange(in, out int, off, n int64) (int64, error) {
+func copyRange(ctx context.Context, in, out int, off, n int64) (int64, error) {
 	done := int64(0)
 	for done < n {
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
 		roff, woff := off+done, off+done
-		k, err := copyFileRange(in, &roff, out, &woff, int(min(n-done, 1<<30)))
+		k, err := copyFileRange(in, &roff, out, &woff, int(min(n-done, copyChunk)))
 		if err != nil {
 			if done == 0 && (err == unix.EXDEV || err == unix.EOPNOTSUPP || err == unix.ENOSYS || err == unix.EINVAL) {
 				return preadWrite(in, out, off, n)

@@ -138,6 +138,11 @@ func safeMode(st *unix.Stat_t, uid, gid uint32) uint32 {
 // symlink makes again at name in dstDir the symbolic link srcName in
 // srcDir, with its owner and times.
 func (c *cloner) symlink(srcDir int, srcName string, dstDir int, name string, to where) error {
+	// The stat comes first: reading the link may change its access time.
+	var st unix.Stat_t
+	if err := unix.Fstatat(srcDir, srcName, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return srcErr("fstatat", to.src(), err)
+	}
 	buf := make([]byte, 256)
 	for {
 		n, err := unix.Readlinkat(srcDir, srcName, buf)
@@ -156,10 +161,6 @@ func (c *cloner) symlink(srcDir int, srcName string, dstDir int, name string, to
 	c.links.Add(1)
 	if c.opts.NoOwner && c.opts.NoTimes {
 		return nil
-	}
-	var st unix.Stat_t
-	if err := unix.Fstatat(srcDir, srcName, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return srcErr("fstatat", to.src(), err)
 	}
 	return c.setMetaAt(dstDir, name, &st, to, false)
 }

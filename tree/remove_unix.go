@@ -51,7 +51,7 @@ func refuseInside(st *unix.Stat_t, parent int, src, dst string) error {
 			unix.Close(fd)
 			return dstErr("clone", dst, fmt.Errorf("%w: %s is inside %s", ErrIntoItself, dst, src))
 		}
-		up, err := unix.Openat(fd, "..", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		up, err := unix.Openat(fd, "..", openPathFlags|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		unix.Close(fd)
 		if err != nil {
 			return nil

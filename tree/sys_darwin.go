@@ -51,3 +51,6 @@ func chmodNoFollow(dirfd int, name string, mode uint32) error {
 
 // errNoAttr is getxattr's answer for a name the file does not have.
 const errNoAttr = unix.ENOATTR
+
+// openPathFlags opens a directory only to work relative to it.
+const openPathFlags = unix.O_RDONLY

@@ -110,3 +110,6 @@ func fchmodat2(dirfd int, name string, mode uint32, flags int) error {
 
 // errNoAttr is getxattr's answer for a name the file does not have.
 const errNoAttr = unix.ENODATA
+
+// openPathFlags opens a directory only to work relative to it.
+const openPathFlags = unix.O_PATH

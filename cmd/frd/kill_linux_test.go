@@ -23,7 +23,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestKilledClone signals a running clone: SIGINT and SIGTERM leave
-// nothing (the temporary tree is removed) and exit 130; SIGKILL leaves
+// nothing (the temporary tree is removed) and exit 128 plus the signal's
+// number; SIGKILL leaves
 // only the temporary name, never a partial tree at the destination.
 func TestKilledClone(t *testing.T) {
 	base := t.TempDir()
@@ -66,8 +67,8 @@ func TestKilledClone(t *testing.T) {
 				t.Errorf("SIGKILL left %q, want only the temporary name", names)
 			}
 		default:
-			if code := cmd.ProcessState.ExitCode(); code != 130 || len(names) != 0 {
-				t.Errorf("%v: exit %d, left %q; want 130 and nothing", sig, code, names)
+			if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) || len(names) != 0 {
+				t.Errorf("%v: exit %d, left %q; want %d and nothing", sig, code, names, 128+int(sig))
 			}
 		}
 	}

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/pbednarcik/flexreaddir/tree"
@@ -45,16 +47,28 @@ func runClone(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// SIGINT and SIGTERM cancel the clone, which then removes what it made.
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
+	// A second signal ends the command at once, as the default would.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got atomic.Value
+	go func() {
+		if s, ok := <-sigs; ok {
+			got.Store(s)
+			signal.Stop(sigs)
+			cancel()
+		}
+	}()
 	res, err := tree.CloneContext(ctx, fs.Arg(0), fs.Arg(1), opts)
 	for _, w := range res.Warnings {
 		fmt.Fprintf(stderr, "frd clone: %v\n", w)
 	}
 	switch {
-	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+	case got.Load() != nil && errors.Is(err, context.Canceled):
 		fmt.Fprintf(stderr, "frd clone: interrupted; %s not made\n", fs.Arg(1))
-		return 130
+		return 128 + int(got.Load().(syscall.Signal)) // 130 for SIGINT, 143 for SIGTERM
 	case err != nil:
 		fmt.Fprintf(stderr, "frd clone: %v\n", err)
 		return 1
