@@ -79,10 +79,11 @@ func permWalk(dir string, workers int, fn walk.DirFunc) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers, kept := dirfd.Plan(workers, 0, chmodPerWorker, 1)
+	workers, kept, release := dirfd.Plan(workers, 0, chmodPerWorker, 1)
+	defer release()
 	var mu sync.Mutex
 	var first error
-	err := walk.Dirs(context.Background(), dir, &walk.Options{
+	err := walk.Dirs(dirfd.WithPlanned(context.Background()), dir, &walk.Options{
 		Workers:     workers,
 		MaxOpenDirs: walkKept(kept),
 		OnError: func(e *walk.Error) error {

@@ -217,7 +217,7 @@ const perWorker = 4
 
 // budget fits the clone into the descriptors left: its workers, and the
 // directories kept on each side.
-func (c *cloner) budget() (workers, srcKept, dstKept int) {
+func (c *cloner) budget() (workers, srcKept, dstKept int, release func()) {
 	workers = c.opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -226,9 +226,9 @@ func (c *cloner) budget() (workers, srcKept, dstKept int) {
 	if side <= 0 {
 		side = dirfd.DefaultKept()
 	}
-	workers, kept := dirfd.Plan(workers, 2*side, perWorker, 2)
+	workers, kept, release := dirfd.Plan(workers, 2*side, perWorker, 2)
 	srcKept = kept / 2
-	return workers, srcKept, kept - srcKept
+	return workers, srcKept, kept - srcKept, release
 }
 
 // walkKept is a count of kept directories as walk.Options.MaxOpenDirs
@@ -260,8 +260,9 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	c.dev = uint64(dstSt.Dev)
 	c.dstID = [2]uint64{dirfd.DevNum(dstSt.Dev), uint64(dstSt.Ino)}
 	c.dirs.Add(1)
-	workers, srcKept, dstKept := c.budget()
-	c.dst = dirfd.NewSet(dstKept)
+	workers, srcKept, dstKept, release := c.budget()
+	defer release()
+	c.dst = dirfd.NewEvictingSet(dstKept)
 	defer c.dst.CloseAll()
 	top := &dstDir{st: *st}
 	c.dst.Keep(&top.Node, root, true)
@@ -285,7 +286,7 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 			return nil
 		},
 	}
-	err = walk.Dirs(c.ctx, src, opts, func(d *walk.Dir) error {
+	err = walk.Dirs(dirfd.WithPlanned(c.ctx), src, opts, func(d *walk.Dir) error {
 		if testHookDir != nil {
 			testHookDir(d)
 		}
@@ -314,7 +315,7 @@ func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
 			return srcErr("clone", d.Path, errors.New("a directory that was not in its parent's listing"))
 		}
 		var err error
-		if fd, err = p.Open(dst); err != nil {
+		if fd, err = c.dst.Open(&p.Node, dst); err != nil {
 			return dstErr("openat", dst, err)
 		}
 		defer func() {
@@ -390,16 +391,14 @@ func (c *cloner) entry(srcfd int, p *dstDir, fd int, e frd.Entry, to where) erro
 // finishDir gives the destination directory p, complete, the source's
 // owner, attributes, mode and times, and closes it.
 func (c *cloner) finishDir(p, top *dstDir, path string) error {
-	fd := p.Fd()
-	if fd >= 0 {
-		defer c.dst.Close(&p.Node, p == top)
-	} else {
+	fd := c.dst.Take(&p.Node)
+	if fd < 0 {
 		var err error
-		if fd, err = p.Open(path); err != nil {
+		if fd, err = c.dst.Open(&p.Node, path); err != nil {
 			return dstErr("openat", path, err)
 		}
-		defer unix.Close(fd)
 	}
+	defer unix.Close(fd)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for name := range p.children {

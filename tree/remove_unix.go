@@ -91,7 +91,7 @@ func removeTree(parent int, name, path string) error {
 	if err := r.empty(top, path); err != nil {
 		return err
 	}
-	set.Close(top, true)
+	set.Close(top)
 	return unix.Unlinkat(parent, name, unix.AT_REMOVEDIR)
 }
 
@@ -117,7 +117,7 @@ func (r *remover) empty(n *dirfd.Node, path string) error {
 	if err != nil {
 		return err
 	}
-	defer r.set.Close(n, n.Parent == nil)
+	defer r.set.Close(n)
 	for _, name := range dirs {
 		child := &dirfd.Node{Parent: n, Name: name}
 		cpath := filepath.Join(path, name)

@@ -290,3 +290,68 @@ func TestErrorStorm(t *testing.T) {
 		t.Errorf("%d errors reported, returned %v; want 200 and nil", n.Load(), err)
 	}
 }
+
+// combTree is a chain of depth directories "a" with two empty siblings at
+// every level, so that a depth-first walk keeps most of the chain open.
+func combTree(t *testing.T, depth int) string {
+	t.Helper()
+	root := t.TempDir()
+	p := root
+	for i := range depth {
+		// Names that differ by level, so that the chain's place among its
+		// siblings in the file system's hash order differs too.
+		for _, n := range []string{fmt.Sprint("l", i), fmt.Sprint("m", i)} {
+			must(t, os.Mkdir(filepath.Join(p, n), 0o755))
+		}
+		p = filepath.Join(p, fmt.Sprint("a", i))
+		must(t, os.Mkdir(p, 0o755))
+	}
+	return root
+}
+
+// TestLimitMostlyUsed walks with RLIMIT_NOFILE at 64 of which 48 are
+// already open: the walk must count them, not assume half the limit free.
+func TestLimitMostlyUsed(t *testing.T) {
+	root := combTree(t, 100)
+	want := countTree(t, root, &Options{})
+	testfs.LimitOpenFiles(t, 64)
+	var held []*os.File
+	for openFDs(t) < 52 {
+		f, err := os.Open(os.DevNull)
+		must(t, err)
+		held = append(held, f)
+	}
+	defer func() {
+		for _, f := range held {
+			f.Close()
+		}
+	}()
+	for _, workers := range []int{1, 2, 8} {
+		if got := countTree(t, root, &Options{Workers: workers}); got != want {
+			t.Errorf("%d workers, with %d of 64 descriptors open: %s; want %s", workers, openFDs(t), got, want)
+		}
+	}
+}
+
+// TestConcurrentWalksShareTheLimit runs four walks at once with
+// RLIMIT_NOFILE at 64: each plans against what the others have not taken.
+func TestConcurrentWalksShareTheLimit(t *testing.T) {
+	root := combTree(t, 100)
+	want := countTree(t, root, &Options{})
+	testfs.LimitOpenFiles(t, 64)
+	var wg sync.WaitGroup
+	got := make([]string, 4)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = countTree(t, root, &Options{Workers: 1 + i%2})
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != want {
+			t.Errorf("walk %d of 4 at once: %s; want %s", i, g, want)
+		}
+	}
+}

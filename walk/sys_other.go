@@ -3,6 +3,7 @@
 package walk
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"syscall"
@@ -47,11 +48,13 @@ type fdSet struct{}
 
 func newSet(int) *fdSet                        { return &fdSet{} }
 func (*fdSet) Keep(*fdNode, handle, bool) bool { return false }
-func (*fdSet) Close(*fdNode, bool)             {}
+func (*fdSet) Close(*fdNode)                   {}
 func (*fdSet) CloseAll()                       {}
 
 // plan: one descriptor per worker, whatever the budget.
-func plan(workers, kept int) (int, int) { return max(workers, 1), kept }
+func plan(_ context.Context, workers, kept int) (int, int, func()) {
+	return max(workers, 1), kept, func() {}
+}
 
 func openRoot(path string) (handle, error) { return os.Open(path) }
 

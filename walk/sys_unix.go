@@ -3,6 +3,7 @@
 package walk
 
 import (
+	"context"
 	"io/fs"
 
 	"github.com/pbednarcik/flexreaddir/frd"
@@ -23,7 +24,17 @@ type fdSet = dirfd.Set
 
 func newSet(max int) *fdSet { return dirfd.NewSet(max) }
 
-func plan(workers, kept int) (int, int) { return dirfd.Plan(workers, kept, perWorker, 1) }
+// plan fits the walk into the descriptors left, unless its caller has
+// planned for it.
+func plan(ctx context.Context, workers, kept int) (int, int, func()) {
+	if dirfd.Planned(ctx) {
+		if kept == 0 {
+			kept = dirfd.DefaultKept()
+		}
+		return max(workers, 1), max(kept, 0), func() {}
+	}
+	return dirfd.Plan(workers, kept, perWorker, 1)
+}
 
 func openRoot(path string) (handle, error) { return dirfd.Open(path) }
 

@@ -268,7 +268,9 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 		w.opts.Workers = runtime.GOMAXPROCS(0)
 	}
 	var kept int
-	w.opts.Workers, kept = plan(w.opts.Workers, w.opts.MaxOpenDirs)
+	var release func()
+	w.opts.Workers, kept, release = plan(ctx, w.opts.Workers, w.opts.MaxOpenDirs)
+	defer release()
 	w.fds = newSet(kept)
 	if w.opts.HardLinksOnce {
 		w.links = NewLinkSet()
@@ -739,7 +741,7 @@ func (w *walker) open(n *node) (handle, error) {
 	fd, err := n.fdn.Open(n.dir.Path)
 	if p := n.parent; p.unopened.Add(-1) == 0 && p.parent != nil {
 		// Every subdirectory of p is open: p's descriptor has done its job.
-		w.fds.Close(&p.fdn, false)
+		w.fds.Close(&p.fdn)
 	}
 	return fd, err
 }

@@ -2,7 +2,12 @@
 
 package dirfd
 
-import "golang.org/x/sys/unix"
+import (
+	"context"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+)
 
 // reserve is what a plan leaves free for the rest of the program: the
 // runtime's poller, a file the caller opens meanwhile.
@@ -24,36 +29,46 @@ func limit() uint64 {
 	return uint64(rl.Cur) // int64 on FreeBSD
 }
 
+// reserved is what the walks running in this process have planned to
+// hold, so that walks at once share the limit rather than each plan for
+// all of it.
+var reserved atomic.Int64
+
 // Plan fits a walk into the descriptors this process has left. A walk of
 // workers goroutines, each holding at most perWorker descriptors at once,
 // that keeps kept more between listings (0: DefaultKept, negative: none)
-// and fixed ones
-// for its whole length (its root), needs workers*perWorker + kept + fixed.
-// Where RLIMIT_NOFILE leaves less than that, Plan gives fewer workers (at
-// least one) and fewer kept descriptors (none, if need be: directories
-// are then found again from the root), sharing what is left about
-// equally, so the walk slows down rather than fails with EMFILE.
-func Plan(workers, kept, perWorker, fixed int) (int, int) {
+// and fixed ones for its whole length (its root), needs
+// workers*perWorker + kept + fixed. Where RLIMIT_NOFILE, less what is open
+// and what other walks in the process have planned, leaves less than
+// that, Plan gives fewer workers (at least one) and fewer kept
+// descriptors (none, if need be: directories are then found again from
+// the root), sharing what is left about equally, so the walk slows down
+// rather than fails with EMFILE. The walk calls release when it ends.
+func Plan(workers, kept, perWorker, fixed int) (w, k int, release func()) {
 	if kept == 0 {
 		kept = DefaultKept()
 	}
 	kept = max(kept, 0)
 	workers = max(workers, 1)
-	lim := limit()
-	need := uint64(workers*perWorker + kept + fixed + reserve)
-	if 2*need <= lim {
-		return workers, kept // plenty, whatever is open already: no count
+	lim := int(min(limit(), 1<<30))
+	need := workers*perWorker + kept + fixed
+	others := int(reserved.Load())
+	if open, ok := countOpenFast(lim); ok || 2*(need+reserve+others) > lim {
+		if !ok {
+			open = countOpen(min(lim, 1<<12))
+		}
+		avail := lim - open - others - reserve - fixed
+		share := max(avail/2, 0)
+		workers = min(workers, max((avail-min(kept, share))/perWorker, 1))
+		kept = min(kept, max(avail-workers*perWorker, 0))
 	}
-	avail := int(lim) - countOpen(int(lim)) - reserve - fixed
-	share := max(avail/2, 0)
-	w := min(workers, max((avail-min(kept, share))/perWorker, 1))
-	k := min(kept, max(avail-w*perWorker, 0))
-	return w, k
+	n := int64(workers*perWorker + kept + fixed)
+	reserved.Add(n)
+	return workers, kept, func() { reserved.Add(-n) }
 }
 
 // countOpen counts the descriptors open below lim, by asking each: every
-// Unix has F_GETFD, not every one has /proc. Plan calls it only when lim
-// is small.
+// Unix has F_GETFD, not every one has /proc.
 func countOpen(lim int) int {
 	n := 0
 	for fd := range lim {
@@ -67,4 +82,24 @@ func countOpen(lim int) int {
 // CountOpen is how many descriptors this process has open below
 // RLIMIT_NOFILE's soft limit (at most the first 65,536), for tests that
 // check a walk leaves none behind.
-func CountOpen() int { return countOpen(int(min(limit(), 1<<16))) }
+func CountOpen() int {
+	if n, ok := countOpenFast(int(min(limit(), 1<<16))); ok {
+		return n
+	}
+	return countOpen(int(min(limit(), 1<<16)))
+}
+
+type plannedKey struct{}
+
+// WithPlanned marks ctx as carrying a walk whose caller has already
+// planned its descriptors (tree's clone plans for both of its sides), so
+// that the walk takes its Workers and MaxOpenDirs as they are.
+func WithPlanned(ctx context.Context) context.Context {
+	return context.WithValue(ctx, plannedKey{}, true)
+}
+
+// Planned reports whether ctx was marked by WithPlanned.
+func Planned(ctx context.Context) bool {
+	v, _ := ctx.Value(plannedKey{}).(bool)
+	return v
+}

@@ -65,6 +65,7 @@ type Node struct {
 
 	prev, next *Node // in the Set that keeps it
 	set        *Set
+	forced     bool // kept outside the budget
 }
 
 // Open opens n's directory: relative to the nearest ancestor whose
@@ -136,38 +137,70 @@ func ancestorPath(path string, up int) string {
 // listing of one and the opens of its subdirectories, within a budget, and
 // closes whatever it still holds when the walk ends.
 type Set struct {
-	mu   sync.Mutex
-	head *Node
-	n    int
-	max  int
+	mu         sync.Mutex
+	head, tail *Node // newest first
+	n          int   // kept within the budget: not forced
+	max        int
+	evict      bool
 }
 
 // NewSet returns a Set that keeps at most max descriptors besides the ones
-// forced on it.
+// forced on it, and refuses more.
 func NewSet(max int) *Set { return &Set{max: max} }
 
-// Keep keeps fd as n's descriptor when the budget allows, or when force
-// is set (a walk's root), and reports whether it did; when it did not, fd
-// is still the caller's to close.
+// NewEvictingSet returns a Set that keeps at most max descriptors besides
+// the ones forced on it, closing the one kept longest to make room for a
+// new one: for a walk that comes back up the tree (a clone finishes each
+// directory after its subtree), where the deepest directories are the
+// ones about to be used.
+func NewEvictingSet(max int) *Set { return &Set{max: max, evict: true} }
+
+// Keep keeps fd as n's descriptor when the budget allows (making room if
+// the Set evicts), or when force is set (a walk's root), and reports
+// whether it did; when it did not, fd is still the caller's to close.
 func (s *Set) Keep(n *Node, fd int, force bool) bool {
 	s.mu.Lock()
-	if !force && s.n >= s.max {
-		s.mu.Unlock()
+	defer s.mu.Unlock()
+	if n.set == s {
+		return false // kept meanwhile, by another goroutine's Open
+	}
+	if !force && s.n >= s.max && !(s.evict && s.evictOne()) {
 		return false
 	}
 	if !force {
 		s.n++
 	}
-	n.prev, n.next, n.set = nil, s.head, s
+	n.prev, n.next, n.set, n.forced = nil, s.head, s, force
 	if s.head != nil {
 		s.head.prev = n
+	} else {
+		s.tail = n
 	}
 	s.head = n
-	s.mu.Unlock()
 	n.mu.Lock()
 	n.fd1 = fd + 1
 	n.mu.Unlock()
 	return true
+}
+
+// evictOne closes the oldest descriptor kept within the budget, waiting
+// for a child being opened from it. s.mu is held.
+func (s *Set) evictOne() bool {
+	for v := s.tail; v != nil; v = v.prev {
+		if v.forced {
+			continue
+		}
+		v.mu.Lock()
+		if v.fd1 != 0 {
+			unix.Close(v.fd1 - 1)
+			v.fd1 = 0
+		}
+		v.mu.Unlock()
+		s.unlink(v)
+		s.n--
+		return true
+	}
+	return false
 }
 
 // Kept reports whether n has a kept descriptor.
@@ -178,30 +211,69 @@ func (n *Node) Kept() bool {
 }
 
 // Fd is n's kept descriptor, or -1. Only the goroutine that will Close it
-// may use it.
+// may use it, and only in a Set that does not evict.
 func (n *Node) Fd() int {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.fd1 - 1
 }
 
-// Close closes n's kept descriptor, if it has one, and returns its place
-// in the budget. It waits for a child being opened from it.
-func (s *Set) Close(n *Node, forced bool) {
+// Take hands n's kept descriptor, if it has one, to the caller, who closes
+// it, and returns its place in the budget; -1 if n has none.
+func (s *Set) Take(n *Node) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	n.mu.Lock()
 	fd := n.fd1 - 1
 	n.fd1 = 0
 	n.mu.Unlock()
-	if fd < 0 {
-		return
+	if n.set == s {
+		if !n.forced {
+			s.n--
+		}
+		s.unlink(n)
 	}
-	unix.Close(fd)
-	s.mu.Lock()
-	s.unlink(n)
-	if !forced {
-		s.n--
+	return fd
+}
+
+// Close closes n's kept descriptor, if it has one, and returns its place
+// in the budget. It waits for a child being opened from it.
+func (s *Set) Close(n *Node) {
+	if fd := s.Take(n); fd >= 0 {
+		unix.Close(fd)
 	}
-	s.mu.Unlock()
+}
+
+// Open opens n from its nearest kept ancestor as Node.Open does, keeping
+// each directory opened on the way (not n) where the budget allows, so
+// that the next directory found again near it costs one openat.
+func (s *Set) Open(n *Node, path string) (int, error) {
+	var chain []*Node
+	for a := n; a.Parent != nil; a = a.Parent {
+		chain = append(chain, a)
+		p := a.Parent
+		p.mu.Lock()
+		if p.fd1 == 0 {
+			p.mu.Unlock()
+			continue
+		}
+		i := len(chain) - 1
+		fd, err := openAt(p.fd1-1, a.Name, a.Follow)
+		p.mu.Unlock()
+		for ; err == nil && i > 0; i-- {
+			var next int
+			next, err = openAt(fd, chain[i-1].Name, chain[i-1].Follow)
+			if !s.Keep(chain[i], fd, false) {
+				Close(fd)
+			}
+			fd = next
+		}
+		if err != nil {
+			return -1, &os.PathError{Op: "openat", Path: ancestorPath(path, i), Err: err}
+		}
+		return fd, nil
+	}
+	return -1, &os.PathError{Op: "openat", Path: path, Err: unix.EBADF}
 }
 
 func (s *Set) unlink(n *Node) {
@@ -215,6 +287,8 @@ func (s *Set) unlink(n *Node) {
 	}
 	if n.next != nil {
 		n.next.prev = n.prev
+	} else {
+		s.tail = n.prev
 	}
 	n.prev, n.next, n.set = nil, nil, nil
 }
@@ -235,7 +309,7 @@ func (s *Set) CloseAll() {
 		n.prev, n.next, n.set = nil, nil, nil
 		n = next
 	}
-	s.head, s.n = nil, 0
+	s.head, s.tail, s.n = nil, nil, 0
 }
 
 // Len is how many descriptors the Set keeps within its budget.
