@@ -44,6 +44,8 @@ sync
 bench() { # name runs baseline-command frd-command dst
 	hyperfine -N --warmup 2 --runs "$2" --prepare "sh -c 'rm -rf $5; sync'" \
 		--export-markdown "$out/tree-$1.md" --export-json "$out/tree-$1.json" "$3" "$4"
+	# The same, interleaved round by round (see scripts/interleave.sh).
+	scripts/interleave.sh "$2" "rm -rf $5; sync" "$3" "$4" | tee "$out/tree-$1-interleaved.txt"
 	rm -rf "$5"
 }
 for shape in seed-large seed-small source; do
@@ -57,8 +59,9 @@ for shape in seed-large seed-small source; do
 	bench "reflink-$shape" "$n" "cp -a --reflink=always $src $dst" "$out/frd clone --method reflink $src $dst" "$dst"
 done
 
-echo "## frd clone faster than cp by (ratio of means, ratio of medians)"
+echo "## frd clone faster than cp by (hyperfine: ratio of means, ratio of medians; interleaved: ratio of medians)"
 for f in "$out"/tree-hardlink-*.json "$out"/tree-reflink-*.json; do
 	jq -r --arg f "$(basename "$f" .json)" \
-		'"\($f)\t\(.results[0].mean/.results[1].mean*100|round/100)x\t\(.results[0].median/.results[1].median*100|round/100)x"' "$f"
+		'"\($f)\t\(.results[0].mean/.results[1].mean*100|round/100)x\t\(.results[0].median/.results[1].median*100|round/100)x"' "$f" | tr '\n' '\t'
+	awk 'NR==2 {print $8}' "${f%.json}-interleaved.txt"
 done

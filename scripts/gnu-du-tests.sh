@@ -76,6 +76,10 @@ fetch() {
 	tar -C "$work/fs" -xJf "$work/coreutils_$version.orig.tar.xz"
 }
 
+# version_of TARGET is the version its --version reports, the last word of
+# the first line, which help-version.sh checks --version against.
+version_of() { "$1" --version | sed -n '1s/.* //p;q'; }
+
 # run TARGET TEST [nobody]: the test's exit status (0 pass, 77 skip, else
 # fail) with TARGET as src/du.
 run() {
@@ -94,7 +98,7 @@ run() {
 	mkdir -p "$tmp" && chmod 1777 "$tmp"
 	local env=(env -i PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" HOME=/tmp TMPDIR="$tmp"
 		LC_ALL=C srcdir=. top_srcdir=. abs_top_srcdir="$src" abs_top_builddir="$src" abs_srcdir="$src"
-		built_programs="$progs" VERSION=$version PACKAGE_VERSION=$version fail=0 host_os=linux-gnu
+		built_programs="$progs" VERSION="$(version_of "$target")" PACKAGE_VERSION=$version fail=0 host_os=linux-gnu
 		host_triplet=x86_64-pc-linux-gnu CONFIG_HEADER="$src/lib/config.h" CU_TEST_NAME="${t//\//-}"
 		CC=cc AWK=awk EGREP="grep -E" EXEEXT= MAKE=make PERL=perl SHELL=/bin/sh VERBOSE=yes
 		RUN_EXPENSIVE_TESTS=yes RUN_VERY_EXPENSIVE_TESTS=yes
