@@ -84,7 +84,10 @@ func CloneContext(ctx context.Context, src, dst string, opts *Options) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	c := &cloner{ctx: ctx, opts: o, method: o.Method, dev: uint64(pst.Dev)}
+	c := &cloner{ctx: ctx, opts: o, method: o.Method, dev: uint64(pst.Dev), newUID: uint32(unix.Geteuid()), newGID: uint32(unix.Getegid())}
+	if pst.Mode&unix.S_ISGID != 0 {
+		c.newGID = pst.Gid // a set-group-ID directory gives its group to what is made in it
+	}
 	err = c.make(src, &st, parent, tmp, dst)
 	if err == nil {
 		if err = ctx.Err(); err == nil {
@@ -143,6 +146,10 @@ type cloner struct {
 	mu     sync.Mutex
 	method Method // resolved from Auto by the first file
 	dev    uint64 // the destination's device, for Auto
+
+	// newUID and newGID are the owner and group what the clone makes gets
+	// before any chown: a file whose source has them needs none.
+	newUID, newGID uint32
 
 	dirs, files, links, specials, skipped, copied atomic.Int64
 	bytes                                         atomic.Int64
@@ -320,10 +327,11 @@ func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
 		}
 		defer func() {
 			// Subdirectories to come: keep the descriptor for them and
-			// for Post if the budget allows. Otherwise Post, which
-			// follows this visit at once, opens it again.
+			// for Post if the budget allows (else Post opens it again).
+			// None: Post follows this visit at once, on this worker, so
+			// the descriptor is kept for it outside the budget.
 			subdirs := slices.ContainsFunc(d.Entries, func(e frd.Entry) bool { return e.Type.IsDir() })
-			if !subdirs || !c.dst.Keep(&p.Node, fd, false) {
+			if !c.dst.Keep(&p.Node, fd, !subdirs) {
 				unix.Close(fd)
 			}
 		}()

@@ -104,6 +104,9 @@ func (c *cloner) setMeta(fd int, st *unix.Stat_t, xattrs []xattr, path string) e
 // or failing that the group alone (a user may give a file a group they
 // are in), and returns the owner and group fd has then.
 func (c *cloner) owner(fd int, st *unix.Stat_t) (uid, gid uint32, err error) {
+	if st.Uid == c.newUID && st.Gid == c.newGID {
+		return st.Uid, st.Gid, nil // made with the source's owner already
+	}
 	if !c.opts.NoOwner {
 		err := unix.Fchown(fd, int(st.Uid), int(st.Gid))
 		if err == nil {
@@ -189,6 +192,9 @@ func (c *cloner) setMetaAt(dstDir int, name string, st *unix.Stat_t, to where, m
 
 // ownerAt is owner for an entry that is not opened.
 func (c *cloner) ownerAt(dir int, name string, st *unix.Stat_t) (uid, gid uint32, err error) {
+	if st.Uid == c.newUID && st.Gid == c.newGID {
+		return st.Uid, st.Gid, nil
+	}
 	if !c.opts.NoOwner {
 		err := unix.Fchownat(dir, name, int(st.Uid), int(st.Gid), unix.AT_SYMLINK_NOFOLLOW)
 		if err == nil {
