@@ -53,7 +53,7 @@ func TestKilledClone(t *testing.T) {
 		cmd := exec.Command(exe)
 		cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join([]string{"clone", "--method", "copy", "-j", "1", src, dst}, "\x1f"))
 		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+			t.Skipf("skipping: cannot run the test binary again (under an emulator?): %v", err)
 		}
 		waitForTemp(t, out)
 		cmd.Process.Signal(sig)
