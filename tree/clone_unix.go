@@ -19,6 +19,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// srcErr and dstErr are a clone's errors on either side.
+func srcErr(op, path string, err error) *Error { return &Error{op, path, "source", err} }
+func dstErr(op, path string, err error) *Error { return &Error{op, path, "destination", err} }
+
 // Clone is CloneContext without a context.
 func Clone(src, dst string, opts *Options) (Result, error) {
 	return CloneContext(context.Background(), src, dst, opts)

@@ -115,6 +115,3 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// srcErr and dstErr are a clone's errors on either side.
-func srcErr(op, path string, err error) *Error { return &Error{op, path, "source", err} }
-func dstErr(op, path string, err error) *Error { return &Error{op, path, "destination", err} }
