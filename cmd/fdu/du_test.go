@@ -418,6 +418,14 @@ func TestUnreadableAsNobody(t *testing.T) {
 	if err := os.Chmod(filepath.Join(root, "listonly"), 0o444); err != nil {
 		t.Fatal(err)
 	}
+	// The same holding a directory alone (coreutils' tests/du/no-x.sh):
+	// the listing stats nothing, and the subdirectory cannot be stat'ed.
+	if err := os.MkdirAll(filepath.Join(root, "nox", "y"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(root, "nox"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Under -L, dangling links (errors of mix's own entries) among
 	// subdirectories with errors inside: du reports each where its walk
 	// meets it, in mix's order.
@@ -434,6 +442,7 @@ func TestUnreadableAsNobody(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"u"}, {"-a", "u"}, {"-sc", "u", "u/closed"}, {"-s", "u/listonly"}, {"--inodes", "-a", "u"},
+		{"u/nox"}, {"-s", "u/nox"}, {"-a", "u/nox"},
 		{"-L", "u/mix"}, {"-Ls", "u/mix"}, {"-La", "u/mix", "u/listonly"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(du, args...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -222,6 +223,16 @@ func (s *scanner) onError(top *dnode, e *walk.Error) {
 		return
 	}
 	msg := s.accessError(e)
+	if e.Path == d.Path && d.Parent != nil && errors.Is(e.Err, fs.ErrPermission) && !canStat(d.Path) {
+		// Not even stat'able: its parent may be read but not searched.
+		// du's fts stats it first and says it cannot access it; it is
+		// left out, as its node stays pending.
+		p := d.Parent.Data.(*dnode)
+		p.mu.Lock()
+		p.errs = append(p.errs, duError{e.Path, msg})
+		p.mu.Unlock()
+		return
+	}
 	if e.Path == d.Path {
 		// The directory itself: not opened, or not read to its end.
 		msg = "cannot read directory " + quote(e.Path) + ": " + strerror(e.Err)
@@ -237,6 +248,12 @@ func (s *scanner) onError(top *dnode, e *walk.Error) {
 	n.mu.Lock()
 	n.errs = append(n.errs, duError{e.Path, msg})
 	n.mu.Unlock()
+}
+
+// canStat reports whether path can be stat'ed, without following a link.
+func canStat(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // argError is du's message for a command-line argument that could not be

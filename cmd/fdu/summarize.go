@@ -66,7 +66,11 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 						mu.Unlock()
 					}
 				}
-				report(e.Path, "cannot read directory "+quote(e.Path)+": "+strerror(e.Err))
+				msg := "cannot read directory " + quote(e.Path) + ": " + strerror(e.Err)
+				if e.Dir.Parent != nil && errors.Is(e.Err, fs.ErrPermission) && !canStat(e.Path) {
+					msg = s.accessError(e) // not even stat'able, as scan.go's onError says
+				}
+				report(e.Path, msg)
 				return nil
 			}
 			// An entry that cannot be stat'ed: the walk leaves it out, and
