@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/internal/dirfd"
@@ -200,7 +201,8 @@ type node struct {
 	// followed to a directory).
 	fdn fdNode
 
-	visited bool // passed to the DirFunc, so Post is due
+	visited bool  // passed to the DirFunc, so Post is due
+	links   int32 // symbolic links followed on the way from the root
 
 	unopened  atomic.Int32 // subdirectories not opened yet
 	remaining atomic.Int32 // this directory's own work and its unfinished subdirectories
@@ -524,7 +526,7 @@ func (w *walker) list(l *frd.Lister, entries []frd.Entry, n *node, fd handle) ([
 		for i := range entries {
 			e := &entries[i]
 			if !e.Type.IsRegular() && !e.Type.IsDir() {
-				if err := statOther(fd, d.Path, e, w.opts.FollowSymlinks); err != nil {
+				if err := w.statEntry(n, fd, e); err != nil {
 					if !w.report(d, joinPath(d.Path, e.Name), d.Depth, err) {
 						return entries, false
 					}
@@ -638,6 +640,21 @@ func (w *walker) listEach(l *frd.Lister, dst []frd.Entry, fd handle, d *Dir) ([]
 	return dst[:n], true, nil
 }
 
+// statEntry fills e's metadata under StatAll: through a symbolic link
+// under FollowSymlinks, unless the path from the root would then lead
+// through more links than the kernel resolves in one path (du, which
+// opens such paths whole, cannot stat it either).
+func (w *walker) statEntry(n *node, fd handle, e *frd.Entry) error {
+	if w.opts.FollowSymlinks && e.Type&fs.ModeSymlink != 0 && n.links >= maxSymlinks {
+		return tooManyLinks(joinPath(n.dir.Path, e.Name))
+	}
+	return statOther(fd, n.dir.Path, e, w.opts.FollowSymlinks)
+}
+
+func tooManyLinks(path string) error {
+	return &os.PathError{Op: "stat", Path: path, Err: syscall.ELOOP}
+}
+
 // subdirs makes a node for each directory among entries, the listing of n
 // open as fd: each directory, and under FollowSymlinks each symbolic link
 // that leads to one.
@@ -655,6 +672,11 @@ func (w *walker) subdirs(n *node, fd handle, entries []frd.Entry) []*node {
 			if e.Type&fs.ModeDir == 0 && (w.opts.StatAll || !isDirAt(fd, e.Name, joinPath(n.dir.Path, e.Name))) {
 				continue
 			}
+			if n.links >= maxSymlinks { // StatAll has left it out already
+				path := joinPath(n.dir.Path, e.Name)
+				w.report(&n.dir, path, n.dir.Depth, tooManyLinks(path))
+				continue
+			}
 			follow = true
 		case !e.Type.IsDir():
 			continue
@@ -662,6 +684,10 @@ func (w *walker) subdirs(n *node, fd handle, entries []frd.Entry) []*node {
 		c := w.newNode()
 		c.parent = n
 		c.fdn = fdNode{Parent: &n.fdn, Name: strings.Clone(e.Name), Follow: follow}
+		c.links = n.links
+		if follow {
+			c.links++
+		}
 		c.dir = Dir{Path: joinPath(n.dir.Path, c.fdn.Name), Depth: n.dir.Depth + 1, Parent: &n.dir, fd: noHandle}
 		c.remaining.Store(1)
 		subs = append(subs, c)

@@ -132,3 +132,26 @@ func runFduStdin(t *testing.T, dir, stdin string, args ...string) result {
 	code := run(args, strings.NewReader(stdin), &out, &errb)
 	return result{out.String(), errb.String(), code}
 }
+
+// TestLongSymlinkChain: under -L, a path through more symbolic links than
+// the kernel resolves in one path cannot be stat'ed by du, which opens
+// whole paths; fdu, which walks relative to each directory, stops there
+// too (coreutils' long-sloop.sh, with 60 links).
+func TestLongSymlinkChain(t *testing.T) {
+	du := gnuDu(t)
+	dir := t.TempDir()
+	const n = 60
+	for i := 1; i <= n; i++ {
+		if err := os.Mkdir(filepath.Join(dir, fmt.Sprint(i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if i > 1 {
+			if err := os.Symlink(fmt.Sprint("../", i), filepath.Join(dir, fmt.Sprint(i-1), "s")); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, args := range [][]string{{"-L", "1"}, {"-sL", "1"}, {"-aL", "1"}, {"-L", "--inodes", "1"}} {
+		compare(t, runDu(t, du, dir, nil, args), runFdu(t, dir, nil, args))
+	}
+}
