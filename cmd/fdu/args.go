@@ -43,6 +43,7 @@ type flagValues struct {
 	fl                                            *pflag.FlagSet
 	args                                          []string
 	badBlockSize                                  string // the first -B value that does not parse
+	badBlockErr                                   error
 	depth, threshold, files0, timeWord, timeStyle *string
 	progress                                      *string
 	excludes, excludeFrom                         *[]string
@@ -71,8 +72,8 @@ func newFlags(cfg *config) *flagValues {
 		b, err := parseBlockSize(s)
 		if err == nil {
 			cfg.unit = b
-		} else if v.badBlockSize == "" {
-			v.badBlockSize = s
+		} else if v.badBlockErr == nil {
+			v.badBlockSize, v.badBlockErr = s, err
 		}
 		return nil // reported after parsing, in du's words
 	}}, "block-size", "B", "")
@@ -137,8 +138,8 @@ func (c *command) parse(args []string) (cfg *config, files []string, code int, o
 		fmt.Fprint(c.out, helpText())
 		return nil, nil, 0, false
 	}
-	if v.badBlockSize != "" {
-		c.warn("invalid %s argument %s", optionAsGiven(args, "-B", "--block-size"), quote(v.badBlockSize))
+	if v.badBlockErr != nil {
+		c.warn("%s", sizeMessage(v.badBlockErr, optionAsGiven(args, "-B", "--block-size"), v.badBlockSize))
 		return nil, nil, 1, false
 	}
 	if *v.version {
@@ -171,7 +172,7 @@ func (c *command) sizes(cfg *config, v *flagValues) (int, bool) {
 			if *v.threshold == "-0" {
 				opt = "--threshold" // du's own words for -0, however it was given
 			}
-			c.warn("invalid %s argument %s", opt, quote(*v.threshold))
+			c.warn("%s", sizeMessage(err, opt, *v.threshold))
 			return 1, false
 		}
 		cfg.threshold = t

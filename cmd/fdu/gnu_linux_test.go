@@ -155,3 +155,31 @@ func TestLongSymlinkChain(t *testing.T) {
 		compare(t, runDu(t, du, dir, nil, args), runFdu(t, dir, nil, args))
 	}
 }
+
+// TestSizeArguments: xstrtol's three ways to fail a size, for -B and -t
+// and their long forms; -t's most negative value; a block size in the
+// environment that does not parse is no error, as with du.
+func TestSizeArguments(t *testing.T) {
+	du := gnuDu(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "t", "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t", "a", "f"), make([]byte, 5000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"-B", "", "t"}, {"-B", "1Q", "t"}, {"-B", "1R", "t"}, {"-B", "1Y", "t"}, {"-B", "99999999999999999999999", "t"},
+		{"--block-size=1K2", "t"}, {"-B", "x", "t"}, {"-B", "0", "t"}, {"-t", "100Z", "t"}, {"-t", "", "t"},
+		{"-t", "x", "t"}, {"--threshold=1Y", "t"}, {"-t", "-9223372036854775808", "t"}, {"-t", "-9223372036854775809", "t"},
+		{"-t", "-0", "t"}, {"-t", "9223372036854775807", "t"}, {"-t", "9223372036854775808", "t"},
+	} {
+		compare(t, runDu(t, du, dir, nil, args), runFdu(t, dir, nil, args))
+	}
+	for _, v := range []string{"x", "1Q", "0", "99999999999999999999999", "2K", "'1", "K"} {
+		for _, k := range []string{"DU_BLOCK_SIZE", "BLOCK_SIZE", "BLOCKSIZE"} {
+			env := []string{k + "=" + v}
+			compare(t, runDu(t, du, dir, env, []string{"-s", "t"}), runFdu(t, dir, env, []string{"-s", "t"}))
+		}
+	}
+}

@@ -226,18 +226,19 @@ type arg struct {
 }
 
 // parseThreshold parses -t SIZE: a size with du's units, negative to keep
-// the entries at most that large.
+// the entries at most that large (down to -2^63, as xstrtoimax reads it).
 func parseThreshold(s string) (int64, error) {
 	neg := strings.HasPrefix(s, "-")
 	n, _, err := parseSize(strings.TrimPrefix(s, "-"))
-	if err != nil || n > math.MaxInt64 {
-		return 0, fmt.Errorf("invalid --threshold argument %s", quote(s))
-	}
-	if neg {
-		if n == 0 {
-			return 0, fmt.Errorf("invalid --threshold argument '-0'")
-		}
-		return -int64(n), nil
+	switch {
+	case err != nil:
+		return 0, err
+	case neg && n == 0:
+		return 0, errSizeInvalid // du's own words for -0, below
+	case neg && n <= 1<<63:
+		return int64(-n), nil
+	case n > math.MaxInt64:
+		return 0, errSizeOverflow
 	}
 	return int64(n), nil
 }

@@ -1,7 +1,8 @@
 package main
 
 import (
-	"fmt"
+	"errors"
+	"math"
 	"math/bits"
 	"os"
 	"strconv"
@@ -24,16 +25,40 @@ type blockSize struct {
 
 // defaultBlockSize is du's unit when no option sets one: DU_BLOCK_SIZE,
 // BLOCK_SIZE, BLOCKSIZE, then 512 under POSIXLY_CORRECT, else 1024.
+// A value that does not parse is not an error, as with du: the default
+// unit stands, or with a bad suffix the number before it.
 func defaultBlockSize() (blockSize, error) {
+	def := blockSize{size: 1024}
+	if _, ok := os.LookupEnv("POSIXLY_CORRECT"); ok {
+		def = blockSize{size: 512}
+	}
 	for _, v := range []string{"DU_BLOCK_SIZE", "BLOCK_SIZE", "BLOCKSIZE"} {
 		if s, ok := os.LookupEnv(v); ok && s != "" {
-			return parseBlockSize(s)
+			b, err := parseBlockSize(s)
+			switch err {
+			case nil:
+				return b, nil
+			case errSizeSuffix:
+				if n := leadingNumber(strings.TrimPrefix(s, "'")); n > 0 {
+					return blockSize{size: n}, nil
+				}
+			case errSizeOverflow:
+				return blockSize{size: math.MaxUint64}, nil
+			}
+			return def, nil
 		}
 	}
-	if _, ok := os.LookupEnv("POSIXLY_CORRECT"); ok {
-		return blockSize{size: 512}, nil
+	return def, nil
+}
+
+// leadingNumber is the decimal number s begins with, 0 if none.
+func leadingNumber(s string) uint64 {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
 	}
-	return blockSize{size: 1024}, nil
+	n, _ := strconv.ParseUint(s[:i], 10, 64)
+	return n
 }
 
 // parseBlockSize parses a --block-size SIZE the way du does: "human-readable",
@@ -48,8 +73,11 @@ func parseBlockSize(spec string) (blockSize, error) {
 	}
 	s := strings.TrimPrefix(spec, "'") // thousands grouping: the C locale has none
 	n, unit, err := parseSize(s)
-	if err != nil || n == 0 {
-		return blockSize{}, fmt.Errorf("invalid --block-size argument %s", quote(spec))
+	if err != nil {
+		return blockSize{}, err
+	}
+	if n == 0 {
+		return blockSize{}, errSizeInvalid
 	}
 	b := blockSize{size: n}
 	if s != "" && (s[0] < '0' || s[0] > '9') && unit != "" {
@@ -77,15 +105,19 @@ func parseSize(s string) (uint64, string, error) {
 	if i > 0 {
 		var err error
 		if n, err = strconv.ParseUint(s[:i], 10, 64); err != nil {
-			return 0, "", err
+			return 0, "", errSizeOverflow // digits only: too many of them
 		}
 	}
 	unit := s[i:]
 	if unit == "" {
 		if i == 0 {
-			return 0, "", fmt.Errorf("empty size")
+			return 0, "", errSizeInvalid
 		}
 		return n, "", nil
+	}
+	badSuffix := errSizeSuffix
+	if i == 0 {
+		badSuffix = errSizeInvalid // no number, and no unit either, as xstrtoumax sees it
 	}
 	var mult uint64
 	switch unit {
@@ -94,12 +126,13 @@ func parseSize(s string) (uint64, string, error) {
 	case "c", "B":
 		mult = 1
 	default:
-		p := strings.IndexByte("KMGTPEZYRQ", unit[0]&^0x20)
+		// Coreutils 9.1's units: R and Q came in 9.2.
+		p := strings.IndexByte("KMGTPEZY", unit[0]&^0x20)
 		if unit[0] == 'k' {
 			p = 0
 		}
 		if p < 0 {
-			return 0, "", fmt.Errorf("invalid suffix")
+			return 0, "", badSuffix
 		}
 		base := uint64(1024)
 		switch unit[1:] {
@@ -107,22 +140,41 @@ func parseSize(s string) (uint64, string, error) {
 		case "B", "D":
 			base = 1000
 		default:
-			return 0, "", fmt.Errorf("invalid suffix")
+			return 0, "", badSuffix
 		}
 		mult = 1
 		for range p + 1 {
 			hi, lo := bits.Mul64(mult, base)
 			if hi != 0 {
-				return 0, "", fmt.Errorf("overflow")
+				return 0, "", errSizeOverflow
 			}
 			mult = lo
 		}
 	}
 	hi, lo := bits.Mul64(n, mult)
 	if hi != 0 {
-		return 0, "", fmt.Errorf("overflow")
+		return 0, "", errSizeOverflow
 	}
 	return lo, unit, nil
+}
+
+// The ways a size argument fails, as gnulib's xstrtol tells them apart.
+var (
+	errSizeInvalid  = errors.New("invalid")
+	errSizeSuffix   = errors.New("invalid suffix")
+	errSizeOverflow = errors.New("too large")
+)
+
+// sizeMessage is du's message for the size argument arg of the option opt
+// ("-B", "--threshold"...) that failed with err (xstrtol_fatal's words).
+func sizeMessage(err error, opt, arg string) string {
+	switch err {
+	case errSizeSuffix:
+		return "invalid suffix in " + opt + " argument " + quote(arg)
+	case errSizeOverflow:
+		return opt + " argument " + quote(arg) + " too large"
+	}
+	return "invalid " + opt + " argument " + quote(arg)
 }
 
 var powerLetter = "KMGTPEZYRQ"
