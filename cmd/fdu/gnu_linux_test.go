@@ -183,3 +183,20 @@ func TestSizeArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotingSingleQuotes: a name with a single quote and nothing else a
+// shell would need escaped is quoted "like this", as gnulib's quotearg
+// does; otherwise 'it'\''s'.
+func TestQuotingSingleQuotes(t *testing.T) {
+	du := gnuDu(t)
+	dir := t.TempDir()
+	for _, name := range []string{"it's", "it's@x", "it's?", "it's$", "#it's", "x#it's", "a\"b", "it's\nx", "{'}", "it's\xff"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{name + "/nope", name}
+		compare(t, runDu(t, du, dir, nil, args), runFdu(t, dir, nil, args))
+		list := name + "\x00\x00"
+		compare(t, runDuStdin(t, du, dir, list, "--files0-from=-"), runFduStdin(t, dir, list, "--files0-from=-"))
+	}
+}

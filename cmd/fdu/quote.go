@@ -6,6 +6,9 @@ import "strings"
 // C locale (shell-escape-always): 'name', with a single quote written as
 // '\” and unprintable bytes as $'\n' pieces.
 func quote(s string) string {
+	if strings.IndexByte(s, '\'') >= 0 && doubleQuotable(s) {
+		return `"` + s + `"` // gnulib's choice when nothing else in s needs a shell escape
+	}
 	var b strings.Builder
 	b.WriteByte('\'')
 	inEsc := false
@@ -78,4 +81,30 @@ func quotef(s string) string {
 		}
 	}
 	return s
+}
+
+// doubleQuotable reports whether every byte of s is one gnulib's quotearg
+// calls "C and shell quote compatible": letters, digits, %+,-./:]_ and the
+// other printable bytes that are special to neither (@, ?-less), the
+// single quote, space, and #, ~ first and { or } alone. A name with a
+// single quote and only such bytes is quoted "like this".
+func doubleQuotable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("%+,-./:]_' @", c) >= 0:
+		case c == '#' || c == '~':
+			if i != 0 {
+				return false
+			}
+		case c == '{' || c == '}':
+			if len(s) != 1 {
+				return false
+			}
+		default:
+			return false // shell specials, ?, \, controls, and bytes past ASCII
+		}
+	}
+	return true
 }
