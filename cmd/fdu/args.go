@@ -260,11 +260,44 @@ func (c *command) views(cfg *config, v *flagValues) (int, bool) {
 	case cfg.largest > 0:
 		cfg.view = "largest"
 	}
-	if cfg.view != "" {
-		cfg.keepFiles = true
-		cfg.maxDepth = math.MaxInt // views need every level
+	if cfg.view == "" {
+		return 0, true
 	}
+	if opt := unsupportedInView(cfg, v); opt != "" {
+		c.warn("--%s does not take %s", cfg.view, opt)
+		return c.tryHelp(), false
+	}
+	cfg.keepFiles = true
+	cfg.maxDepth = math.MaxInt // views need every level
 	return 0, true
+}
+
+// unsupportedInView names an option given that cfg's view does not honour
+// (rather than ignore it in silence), or is "".
+func unsupportedInView(cfg *config, v *flagValues) string {
+	changed := func(names ...string) bool {
+		for _, n := range names {
+			if v.fl.Changed(n) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case cfg.total:
+		return "-c"
+	case changed("threshold"):
+		return "-t"
+	case cfg.showTime:
+		return "--time"
+	case cfg.view == "tree" && cfg.separateDirs:
+		return "-S"
+	case cfg.view == "largest" && cfg.null:
+		return "-0"
+	case cfg.view == "json" && changed("block-size", "human-readable", "si", "kibibytes", "mebibytes"):
+		return "a unit (-B, -h, --si, -k, -m): it writes bytes"
+	}
+	return ""
 }
 
 // progressLine starts the progress line on stderr, if asked for.

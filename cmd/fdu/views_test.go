@@ -302,3 +302,18 @@ func FuzzJSONString(f *testing.F) {
 		}
 	})
 }
+
+// TestViewsRefuseWhatTheyIgnore: an option a view would not honour is an
+// error, not silently dropped.
+func TestViewsRefuseWhatTheyIgnore(t *testing.T) {
+	for _, args := range [][]string{{"--tree", "-S"}, {"--tree", "-c"}, {"--json", "-t", "1K"}, {"--largest=3", "--time"},
+		{"--largest=3", "-0"}, {"--json", "-h"}, {"--json", "-BM"}} {
+		_, errs, code := runView(t, append(args, ".")...)
+		if code != 1 || !strings.Contains(errs, "does not take") {
+			t.Errorf("%q: exit %d, %q", args, code, errs)
+		}
+	}
+	if _, errs, code := runView(t, "--json", "-b", "."); code != 0 {
+		t.Errorf("--json -b: exit %d, %q", code, errs)
+	}
+}
