@@ -186,7 +186,7 @@ func TestSizeArguments(t *testing.T) {
 
 // TestQuotingSingleQuotes: a name with a single quote and nothing else a
 // shell would need escaped is quoted "like this", as gnulib's quotearg
-// does; otherwise 'it'\''s'.
+// does; otherwise 'it'\”s'.
 func TestQuotingSingleQuotes(t *testing.T) {
 	du := gnuDu(t)
 	dir := t.TempDir()
