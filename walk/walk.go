@@ -255,9 +255,11 @@ type walker struct {
 // rather than fail. However the walk ends (an error, SkipAll, a cancelled
 // ctx, a panic), every descriptor it opened is closed when Dirs returns.
 //
-// A panic in fn, Post or OnError stops the walk and is raised again in the
-// goroutine that called Dirs, once the workers have stopped; a
-// runtime.Goexit there is passed on the same way. A nil fn is an error.
+// A panic in fn, Post or OnError stops the walk and is raised again, with
+// its value, in the goroutine that called Dirs once the workers have
+// stopped (the worker's stack is not kept: recover in the callback to see
+// it); a runtime.Goexit there is passed on the same way. A nil fn is an
+// error.
 func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	if fn == nil {
 		return errors.New("walk: Dirs with a nil DirFunc")
