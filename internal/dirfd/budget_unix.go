@@ -4,6 +4,7 @@ package dirfd
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -32,7 +33,10 @@ func limit() uint64 {
 // reserved is what the walks running in this process have planned to
 // hold, so that walks at once share the limit rather than each plan for
 // all of it.
-var reserved atomic.Int64
+var (
+	planMu   sync.Mutex // one plan at a time: each sees the others' reservations
+	reserved atomic.Int64
+)
 
 // Plan fits a walk into the descriptors this process has left. A walk of
 // workers goroutines, each holding at most perWorker descriptors at once,
@@ -52,6 +56,8 @@ func Plan(workers, kept, perWorker, fixed int) (w, k int, release func()) {
 	workers = max(workers, 1)
 	lim := int(min(limit(), 1<<30))
 	need := workers*perWorker + kept + fixed
+	planMu.Lock()
+	defer planMu.Unlock()
 	others := int(reserved.Load())
 	if open, ok := countOpenFast(lim); ok || 2*(need+reserve+others) > lim {
 		if !ok {
