@@ -3,10 +3,8 @@
 package walk
 
 import (
-	"context"
 	"io/fs"
 	"os"
-	"syscall"
 	"unsafe"
 
 	"github.com/pbednarcik/flexreaddir/frd"
@@ -14,52 +12,10 @@ import (
 )
 
 // The Windows walk is by path, as on the systems without a descriptor walk
-// (sys_other.go), but every stat is of an open handle, whose volume serial
+// (bypath.go), but every stat is of an open handle, whose volume serial
 // number and file index are the device and inode that loop detection,
 // OneFileSystem and HardLinksOnce need. A directory swapped for a link
 // between the check and the open is not detected.
-
-type handle = *os.File
-
-var noHandle handle
-
-// fdNode is where a directory is; the by-path walk needs no handle of an
-// ancestor to open it.
-type fdNode struct {
-	Parent *fdNode
-	Name   string
-	Follow bool
-}
-
-// Open opens the directory at path, refusing a symbolic link or junction
-// unless it is a followed one. (The check and the open are two steps here.)
-func (n *fdNode) Open(path string) (handle, error) {
-	if !n.Follow {
-		fi, err := os.Lstat(path)
-		if err != nil {
-			return nil, err
-		}
-		if !fi.IsDir() {
-			return nil, &os.PathError{Op: "open", Path: path, Err: syscall.ENOTDIR}
-		}
-	}
-	return os.Open(path)
-}
-
-// fdSet keeps nothing: every directory is opened by its path.
-type fdSet struct{}
-
-func newSet(int) *fdSet                        { return &fdSet{} }
-func (*fdSet) Keep(*fdNode, handle, bool) bool { return false }
-func (*fdSet) Close(*fdNode)                   {}
-func (*fdSet) CloseAll()                       {}
-
-// plan: one handle per worker, whatever the budget.
-func plan(_ context.Context, workers, kept int) (int, int, func()) {
-	return max(workers, 1), kept, func() {}
-}
-
-func openRoot(path string) (handle, error) { return os.Open(path) }
 
 func statHandle(f handle) (info frd.Entry, dev, ino uint64, err error) {
 	info, _, err = handleInfo(windows.Handle(f.Fd()))
@@ -119,20 +75,6 @@ func getInfo(h windows.Handle, class uint32, p unsafe.Pointer, size uintptr) err
 	return windows.GetFileInformationByHandleEx(h, class, (*byte)(p), uint32(size))
 }
 
-func listHandle(l *frd.Lister, dst []frd.Entry, f handle, _ string) ([]frd.Entry, error) {
-	return l.AppendDir(dst, f)
-}
-
-func statEntries(l *frd.Lister, entries []frd.Entry, f handle, path string) ([]frd.Entry, error) {
-	return l.Stat(entries, handleFd(f), path)
-}
-
-// lstatAt stats name in dir without following a link, for its error alone.
-func lstatAt(_ handle, dir, name string) error {
-	_, err := os.Lstat(joinPath(dir, name))
-	return err
-}
-
 // statOther fills e, an entry of dir that is neither a regular file nor a
 // directory, from a handle to it: to the link itself, or when follow is set
 // and it is a symbolic link, to what it leads to. Only symbolic links are
@@ -171,22 +113,4 @@ func openAttrs(path string, follow bool) (windows.Handle, error) {
 	}
 	share := uint32(windows.FILE_SHARE_READ | windows.FILE_SHARE_WRITE | windows.FILE_SHARE_DELETE)
 	return windows.CreateFile(p, 0, share, nil, windows.OPEN_EXISTING, flags, 0)
-}
-
-func isDirAt(_ handle, _, path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
-}
-
-func closeHandle(f handle) {
-	if f != nil {
-		f.Close()
-	}
-}
-
-func handleFd(f handle) uintptr {
-	if f == nil {
-		return ^uintptr(0)
-	}
-	return f.Fd()
 }

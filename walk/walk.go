@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/internal/dirfd"
@@ -654,7 +653,7 @@ func (w *walker) statEntry(n *node, fd handle, e *frd.Entry) error {
 }
 
 func tooManyLinks(path string) error {
-	return &os.PathError{Op: "stat", Path: path, Err: syscall.ELOOP}
+	return &os.PathError{Op: "stat", Path: path, Err: errTooManyLinks}
 }
 
 // subdirs makes a node for each directory among entries, the listing of n
