@@ -74,7 +74,24 @@ type Node struct {
 // An ancestor's descriptor is used under its lock, so a Close of it waits.
 // The walk keeps its root, so an ancestor with a descriptor exists;
 // without one Open fails with EBADF.
-func (n *Node) Open(path string) (int, error) {
+func (n *Node) Open(path string) (int, error) { return n.open(path, nil) }
+
+// open is Open, keeping in keep (if not nil) each directory opened on the
+// way, where its budget allows.
+func (n *Node) open(path string, keep *Set) (int, error) {
+	if p := n.Parent; p != nil {
+		// The parent kept, as it mostly is: one openat.
+		p.mu.Lock()
+		if p.fd1 != 0 {
+			fd, err := openAt(p.fd1-1, n.Name, n.Follow)
+			p.mu.Unlock()
+			if err != nil {
+				return -1, &os.PathError{Op: "openat", Path: path, Err: err}
+			}
+			return fd, nil
+		}
+		p.mu.Unlock()
+	}
 	var chain []*Node // n and the ancestors below the open one, deepest first
 	for a := n; a.Parent != nil; a = a.Parent {
 		chain = append(chain, a)
@@ -90,7 +107,9 @@ func (n *Node) Open(path string) (int, error) {
 		for ; err == nil && i > 0; i-- {
 			var next int
 			next, err = openAt(fd, chain[i-1].Name, chain[i-1].Follow)
-			Close(fd)
+			if keep == nil || !keep.Keep(chain[i], fd, false) {
+				Close(fd)
+			}
 			fd = next
 		}
 		if err != nil {
@@ -247,34 +266,7 @@ func (s *Set) Close(n *Node) {
 // Open opens n from its nearest kept ancestor as Node.Open does, keeping
 // each directory opened on the way (not n) where the budget allows, so
 // that the next directory found again near it costs one openat.
-func (s *Set) Open(n *Node, path string) (int, error) {
-	var chain []*Node
-	for a := n; a.Parent != nil; a = a.Parent {
-		chain = append(chain, a)
-		p := a.Parent
-		p.mu.Lock()
-		if p.fd1 == 0 {
-			p.mu.Unlock()
-			continue
-		}
-		i := len(chain) - 1
-		fd, err := openAt(p.fd1-1, a.Name, a.Follow)
-		p.mu.Unlock()
-		for ; err == nil && i > 0; i-- {
-			var next int
-			next, err = openAt(fd, chain[i-1].Name, chain[i-1].Follow)
-			if !s.Keep(chain[i], fd, false) {
-				Close(fd)
-			}
-			fd = next
-		}
-		if err != nil {
-			return -1, &os.PathError{Op: "openat", Path: ancestorPath(path, i), Err: err}
-		}
-		return fd, nil
-	}
-	return -1, &os.PathError{Op: "openat", Path: path, Err: unix.EBADF}
-}
+func (s *Set) Open(n *Node, path string) (int, error) { return n.open(path, s) }
 
 func (s *Set) unlink(n *Node) {
 	if n.set != s {
