@@ -19,20 +19,25 @@ type xattr struct {
 // readXattrs reads the extended attributes of the open file fd, leaving
 // out the POSIX ACLs under noACLs. A file system without them has none.
 func readXattrs(fd int, noACLs bool) ([]xattr, error) {
-	var small [256]byte
-	buf := small[:]
 	for {
-		n, err := unix.Flistxattr(fd, buf)
+		// The size first: most files have none, and then nothing is
+		// allocated.
+		n, err := unix.Flistxattr(fd, nil)
 		switch {
-		case err == unix.ERANGE:
-			buf = make([]byte, 2*len(buf))
-			continue
 		case err == unix.ENOTSUP || err == unix.EOPNOTSUPP:
 			return nil, nil
 		case err != nil:
 			return nil, err
 		case n == 0:
 			return nil, nil
+		}
+		buf := make([]byte, n)
+		n, err = unix.Flistxattr(fd, buf)
+		if err == unix.ERANGE {
+			continue // one was added meanwhile
+		}
+		if err != nil {
+			return nil, err
 		}
 		return readValues(fd, buf[:n], noACLs)
 	}
