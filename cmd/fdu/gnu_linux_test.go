@@ -13,10 +13,10 @@ import (
 // Findings from GNU coreutils' own du tests (scripts/gnu-du-tests.sh) and
 // around them, each compared with du where du can say.
 
-// TestAbbreviations: getopt_long's unambiguous prefixes, and its words for
-// ambiguous and unknown ones, with du's own option table deciding.
-func TestAbbreviations(t *testing.T) {
-	du := gnuDu(t)
+// smallTree is a directory holding t/a/f, a file of 5,000 bytes, for cases
+// about the command line rather than the tree.
+func smallTree(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "t", "a"), 0o755); err != nil {
 		t.Fatal(err)
@@ -24,6 +24,14 @@ func TestAbbreviations(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "t", "a", "f"), make([]byte, 5000), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// TestAbbreviations: getopt_long's unambiguous prefixes, and its words for
+// ambiguous and unknown ones, with du's own option table deciding.
+func TestAbbreviations(t *testing.T) {
+	du := gnuDu(t)
+	dir := smallTree(t)
 	for _, args := range [][]string{
 		{"--app", "t"}, {"--th=1", "t"}, {"--max=1", "t"}, {"--sum", "t"}, {"--s", "t"}, {"--t", "t"},
 		{"--de", "t"}, {"--bogus", "t"}, {"--kibibytes", "t"}, {"--exclude", "--sum", "t"}, {"--b=1", "t"},
@@ -161,13 +169,7 @@ func TestLongSymlinkChain(t *testing.T) {
 // environment that does not parse is no error, as with du.
 func TestSizeArguments(t *testing.T) {
 	du := gnuDu(t)
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "t", "a"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "t", "a", "f"), make([]byte, 5000), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := smallTree(t)
 	for _, args := range [][]string{
 		{"-B", "", "t"}, {"-B", "1Q", "t"}, {"-B", "1R", "t"}, {"-B", "1Y", "t"}, {"-B", "99999999999999999999999", "t"},
 		{"--block-size=1K2", "t"}, {"-B", "x", "t"}, {"-B", "0", "t"}, {"-t", "100Z", "t"}, {"-t", "", "t"},
