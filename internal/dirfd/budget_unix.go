@@ -85,16 +85,6 @@ func countOpen(lim int) int {
 	return n
 }
 
-// CountOpen is how many descriptors this process has open below
-// RLIMIT_NOFILE's soft limit (at most the first 65,536), for tests that
-// check a walk leaves none behind.
-func CountOpen() int {
-	if n, ok := countOpenFast(int(min(limit(), 1<<16))); ok {
-		return n
-	}
-	return countOpen(int(min(limit(), 1<<16)))
-}
-
 type plannedKey struct{}
 
 // WithPlanned marks ctx as carrying a walk whose caller has already

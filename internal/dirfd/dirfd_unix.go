@@ -222,13 +222,6 @@ func (s *Set) evictOne() bool {
 	return false
 }
 
-// Kept reports whether n has a kept descriptor.
-func (n *Node) Kept() bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	return n.fd1 != 0
-}
-
 // Fd is n's kept descriptor, or -1. Only the goroutine that will Close it
 // may use it, and only in a Set that does not evict.
 func (n *Node) Fd() int {
@@ -302,13 +295,6 @@ func (s *Set) CloseAll() {
 		n = next
 	}
 	s.head, s.tail, s.n = nil, nil, 0
-}
-
-// Len is how many descriptors the Set keeps within its budget.
-func (s *Set) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.n
 }
 
 // ModeType maps a stat's S_IFMT bits to fs.FileMode type bits.
