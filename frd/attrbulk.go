@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"math/bits"
+
+	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 )
 
 // The records macOS's getattrlistbulk fills a buffer with, from xnu's
@@ -286,7 +288,7 @@ func attrReference(rec []byte, pos int) ([]byte, bool) {
 func timespecNanos(v []byte) int64 {
 	sec := int64(binary.LittleEndian.Uint64(v))
 	nsec := int64(binary.LittleEndian.Uint64(v[8:]))
-	return sec*1e9 + nsec
+	return unixtime.Nanos(sec, nsec)
 }
 
 // allocBlocks is st_blocks as xnu's vn_stat derives it from ALLOCSIZE:

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 )
 
 // The records Windows's GetFileInformationByHandleEx fills a buffer with
@@ -136,9 +138,14 @@ func dirInfoType(attrs, tag uint32) fs.FileMode {
 	return m
 }
 
-// filetimeNanos converts 100 ns intervals since 1601 to Unix nanoseconds.
+// filetimeNanos converts 100 ns intervals since 1601 to Unix nanoseconds,
+// saturating as unixtime.Nanos does (FILETIME reaches the year 30828).
 func filetimeNanos(t int64) int64 {
-	return (t - filetimeUnixEpoch) * 100
+	sec, rem := t/10_000_000, t%10_000_000
+	if rem < 0 {
+		sec, rem = sec-1, rem+10_000_000
+	}
+	return unixtime.Nanos(sec-filetimeUnixEpoch/10_000_000, rem*100)
 }
 
 // fileID64 is the 128-bit FILE_ID_128 when it fits 64 bits, else 0

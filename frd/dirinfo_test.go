@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"unicode/utf16"
@@ -253,4 +254,21 @@ func FuzzAppendWTF8(f *testing.F) {
 		}
 		checkWTF8(t, units)
 	})
+}
+
+// TestFiletimeNanos: FILETIME reaches the year 30828 and back to 1601,
+// both outside int64 nanoseconds.
+func TestFiletimeNanos(t *testing.T) {
+	for _, tc := range []struct{ ft, want int64 }{
+		{filetimeUnixEpoch, 0},
+		{filetimeUnixEpoch + 1, 100},
+		{filetimeUnixEpoch - 1, -100},
+		{0, math.MinInt64},                                         // 1601
+		{math.MaxInt64, math.MaxInt64},                             // 30828
+		{filetimeUnixEpoch + 92233720368547758, math.MaxInt64 - 7}, // the last that fits
+	} {
+		if got := filetimeNanos(tc.ft); got != tc.want {
+			t.Errorf("filetimeNanos(%d) = %d, want %d", tc.ft, got, tc.want)
+		}
+	}
 }

@@ -24,6 +24,10 @@ var ErrMalformed = errors.New("frd: malformed directory buffer")
 // device. Since == includes the change time, a permissions change counts as
 // a change on the platforms that report one.
 //
+// The times are Unix nanoseconds, which hold the years 1678 to 2262. A time
+// outside them (file systems keep 2^63-1 seconds) is math.MaxInt64 or
+// math.MinInt64, never a wrapped value: stat the file for its seconds.
+//
 // The names from one read of the kernel's buffer share one allocation, so a
 // Name kept long after its neighbours are gone is worth a [strings.Clone].
 type Entry struct {

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/pbednarcik/flexreaddir/internal/libsystem"
+	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 	"golang.org/x/sys/unix"
 )
 
@@ -221,8 +222,8 @@ func statEntry(e *Entry, fd int, dirName string, typeOnly bool) (ok bool, err er
 	e.Type = modeType(uint32(st.Mode))
 	if e.Type == 0 && !typeOnly {
 		e.Size = st.Size
-		e.ModTimeNanos = st.Mtim.Nano()
-		e.ChangeTimeNanos = st.Ctim.Nano()
+		e.ModTimeNanos = unixtime.Nanos(st.Mtim.Sec, st.Mtim.Nsec)
+		e.ChangeTimeNanos = unixtime.Nanos(st.Ctim.Sec, st.Ctim.Nsec)
 		e.FileID = st.Ino
 		e.Allocated = st.Blocks * 512
 		e.Links = uint64(st.Nlink)

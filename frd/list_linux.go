@@ -7,6 +7,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 	"golang.org/x/sys/unix"
 )
 
@@ -159,8 +160,8 @@ func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) 
 // fillStatx copies a regular file's metadata from stx.
 func fillStatx(e *Entry, stx *unix.Statx_t) {
 	e.Size = int64(stx.Size)
-	e.ModTimeNanos = stx.Mtime.Sec*1e9 + int64(stx.Mtime.Nsec)
-	e.ChangeTimeNanos = stx.Ctime.Sec*1e9 + int64(stx.Ctime.Nsec)
+	e.ModTimeNanos = unixtime.Nanos(stx.Mtime.Sec, int64(stx.Mtime.Nsec))
+	e.ChangeTimeNanos = unixtime.Nanos(stx.Ctime.Sec, int64(stx.Ctime.Nsec))
 	e.FileID = stx.Ino
 	e.Allocated = int64(stx.Blocks) * 512
 	e.Links = uint64(stx.Nlink)

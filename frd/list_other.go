@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 )
 
 // The portable fallback: the os package's listing and one lstat per regular
@@ -44,7 +46,7 @@ func fillInfo(e *Entry, fi fs.FileInfo) {
 	e.Type = fi.Mode().Type()
 	if e.Type.IsRegular() {
 		e.Size = fi.Size()
-		e.ModTimeNanos = fi.ModTime().UnixNano()
+		e.ModTimeNanos = unixtime.FromTime(fi.ModTime())
 		fillSys(e, fi)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 	"golang.org/x/sys/windows"
 )
 
@@ -255,7 +256,7 @@ func lstatFile(name, path string) (Entry, error) {
 	}
 	e := Entry{Name: name, Type: fi.Mode().Type()}
 	if e.Type.IsRegular() {
-		e.Size, e.ModTimeNanos = fi.Size(), fi.ModTime().UnixNano()
+		e.Size, e.ModTimeNanos = fi.Size(), unixtime.FromTime(fi.ModTime())
 	}
 	return e, nil
 }

@@ -5,13 +5,15 @@ package frd
 import (
 	"io/fs"
 	"syscall"
+
+	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 )
 
 // fillSys copies what the portable listing's lstat gave beyond size and
 // modification time.
 func fillSys(e *Entry, fi fs.FileInfo) {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		e.ChangeTimeNanos = st.Ctimespec.Nano()
+		e.ChangeTimeNanos = unixtime.Nanos(int64(st.Ctimespec.Sec), int64(st.Ctimespec.Nsec))
 		e.FileID = uint64(st.Ino)
 		e.Allocated = int64(st.Blocks) * 512
 		e.Links = uint64(st.Nlink)

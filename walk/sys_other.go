@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/pbednarcik/flexreaddir/frd"
+	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 )
 
 // The by-path walk's stats from the os package (Solaris, AIX, Plan 9...).
@@ -16,7 +17,7 @@ func statHandle(f handle) (info frd.Entry, dev, ino uint64, err error) {
 	if err != nil {
 		return info, 0, 0, err
 	}
-	info = frd.Entry{Type: fs.ModeDir, Size: fi.Size(), ModTimeNanos: fi.ModTime().UnixNano()}
+	info = frd.Entry{Type: fs.ModeDir, Size: fi.Size(), ModTimeNanos: unixtime.FromTime(fi.ModTime())}
 	dev, ino = sysIDs(fi)
 	info.Device, info.FileID = dev, ino
 	return info, dev, ino, nil
@@ -32,7 +33,7 @@ func statOther(_ handle, dir string, e *frd.Entry, follow bool) error {
 	if err != nil {
 		return err
 	}
-	*e = frd.Entry{Name: e.Name, Type: fi.Mode().Type() | e.Type&fs.ModeSymlink, Size: fi.Size(), ModTimeNanos: fi.ModTime().UnixNano()}
+	*e = frd.Entry{Name: e.Name, Type: fi.Mode().Type() | e.Type&fs.ModeSymlink, Size: fi.Size(), ModTimeNanos: unixtime.FromTime(fi.ModTime())}
 	e.Device, e.FileID = sysIDs(fi)
 	return nil
 }

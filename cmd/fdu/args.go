@@ -244,6 +244,7 @@ func (c *command) times(cfg *config, v *flagValues) (int, bool) {
 		return c.tryHelp(), false
 	}
 	cfg.timeFormat = f
+	cfg.loc = localZone()
 	return 0, true
 }
 

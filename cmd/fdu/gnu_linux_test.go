@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // Findings from GNU coreutils' own du tests (scripts/gnu-du-tests.sh) and
@@ -200,5 +202,35 @@ func TestQuotingSingleQuotes(t *testing.T) {
 		compare(t, runDu(t, du, dir, nil, args), runFdu(t, dir, nil, args))
 		list := name + "\x00\x00"
 		compare(t, runDuStdin(t, du, dir, list, "--files0-from=-"), runFduStdin(t, dir, list, "--files0-from=-"))
+	}
+}
+
+// TestTimeZonesAndFarTimes: --time in the zones of TZ's POSIX strings
+// (which Go's time package reads only inside zone files), and a time past
+// 2262, which frd's nanoseconds saturate and fdu must stat for.
+func TestTimeZonesAndFarTimes(t *testing.T) {
+	du := gnuDu(t)
+	dir := smallTree(t)
+	for name, sec := range map[string]int64{"t/a/f": 16362611, "t/a": 13569465601, "t/far": 13569465600, "t": 100} {
+		p := filepath.Join(dir, name)
+		if name == "t/far" {
+			if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ts := []unix.Timespec{{Sec: sec}, {Sec: sec, Nsec: 7}}
+		if err := unix.UtimesNanoAt(unix.AT_FDCWD, p, ts, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			t.Skipf("cannot set times in 2400 here: %v", err)
+		}
+	}
+	for _, tz := range []string{"UTC0", "PST8", "PST8PDT,M3.2.0,M11.1.0", "XXXYYY-12:30", "America/New_York", ":Europe/Paris", "bogus", "<+0330>-3:30"} {
+		for _, args := range [][]string{
+			{"-a", "--time", "--time-style=+%Y-%m-%d %H:%M:%S.%N %z (%Z)", "t"},
+			{"--time=ctime", "-s", "t/a/f"},
+			{"--time=atime", "--time-style=full-iso", "t/a/f", "t/far"}, // a directory's atime changes as it is read
+		} {
+			env := []string{"TZ=" + tz}
+			compare(t, runDu(t, du, dir, env, args), runFdu(t, dir, env, args))
+		}
 	}
 }

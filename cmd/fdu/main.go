@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/walk"
 )
@@ -41,6 +42,7 @@ type config struct {
 	deref                                                int
 	exclude                                              excluder
 	timeType, timeFormat                                 string
+	loc                                                  *time.Location // --time's zone, from TZ
 	jobs                                                 int
 	hashAll                                              bool
 
@@ -121,6 +123,14 @@ func (c *command) tryHelp() int {
 // errOut reports an error met while scanning: after what stdout has so
 // far, and the run then exits 1.
 func (c *command) errOut(msg string) {
+	c.note(msg)
+	c.mu.Lock()
+	c.status = 1
+	c.mu.Unlock()
+}
+
+// note reports msg as errOut does without failing the run.
+func (c *command) note(msg string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.out.Flush()
@@ -128,7 +138,6 @@ func (c *command) errOut(msg string) {
 		fmt.Fprint(c.stderr, "\r\x1b[K") // the progress line, if shown
 	}
 	fmt.Fprintf(c.stderr, "%s: %s\n", progName, msg)
-	c.status = 1
 }
 
 // finish flushes stdout: a write error (a full disk, a closed pipe) is
@@ -146,7 +155,7 @@ func (c *command) finish(code int) int {
 
 // execute scans each file and reports as cfg asks.
 func (c *command) execute(cfg *config, files []string) int {
-	r := &reporter{cfg: cfg, out: c.out, errOut: c.errOut, links: walk.NewLinkSet()}
+	r := &reporter{cfg: cfg, out: c.out, errOut: c.errOut, note: c.note, links: walk.NewLinkSet()}
 	s := &scanner{cfg: cfg, argIDs: map[[2]uint64]bool{}}
 	s.progress = c.progress
 	todo := c.statArgs(s, cfg, files)

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/pbednarcik/flexreaddir/walk"
 )
@@ -19,9 +18,10 @@ type reporter struct {
 	cfg    *config
 	out    *bufio.Writer
 	errOut func(msg string)
-	order  errorOrder    // directories listed again to place their entries' errors
-	links  *walk.LinkSet // the hard-link set, across all arguments
-	grand  usage         // everything counted, for -c
+	note   func(msg string) // a message that does not fail the run
+	order  errorOrder       // directories listed again to place their entries' errors
+	links  *walk.LinkSet    // the hard-link set, across all arguments
+	grand  usage            // everything counted, for -c
 }
 
 // firstSeen records (dev, ino) and reports whether it is new.
@@ -49,7 +49,7 @@ func (r *reporter) line(u usage, path string) {
 	r.out.WriteString(r.cfg.unit.format(r.value(u)))
 	if r.cfg.showTime {
 		r.out.WriteByte('\t')
-		r.out.WriteString(strftime(r.cfg.timeFormat, time.Unix(0, u.tmax)))
+		r.out.WriteString(r.formatTime(u.tmax))
 	}
 	r.out.WriteByte('\t')
 	r.out.WriteString(path)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,13 +18,15 @@ import (
 type usage struct {
 	size   uint64 // bytes: apparent, or allocated (blocks * 512)
 	inodes uint64
-	tmax   int64 // the latest time, Unix nanoseconds
+	tmax   stamp // the latest time
 }
 
 func (u *usage) add(v usage) {
 	u.size += v.size
 	u.inodes += v.inodes
-	u.tmax = max(u.tmax, v.tmax)
+	if v.tmax.after(u.tmax) {
+		u.tmax = v.tmax
+	}
 }
 
 // item is a file kept for the report, or a subdirectory, in listing order.
@@ -74,19 +77,29 @@ func (s *scanner) entryUsage(e *frd.Entry, d *walk.Dir) usage {
 	} else {
 		u.size = uint64(e.Allocated)
 	}
-	switch s.cfg.timeType {
-	case "ctime":
-		u.tmax = e.ChangeTimeNanos
-	case "atime":
-		if e == &d.Info {
-			u.tmax = atimeAt(d.Fd(), "", false)
-		} else {
-			u.tmax = atimeAt(d.Fd(), e.Name, s.cfg.deref == derefAll)
-		}
-	default:
-		u.tmax = e.ModTimeNanos
+	if s.cfg.showTime {
+		u.tmax = s.entryTime(e, d)
 	}
 	return u
+}
+
+// entryTime is the time --time shows of e: frd's, unless it is the access
+// time frd does not read, or saturated (past 2262) and so read again.
+func (s *scanner) entryTime(e *frd.Entry, d *walk.Dir) stamp {
+	ns := e.ModTimeNanos
+	switch s.cfg.timeType {
+	case "ctime":
+		ns = e.ChangeTimeNanos
+	case "atime":
+		ns = math.MaxInt64
+	}
+	if t, ok := nanoStamp(ns); ok {
+		return t
+	}
+	if e == &d.Info {
+		return timeAt(s.cfg.timeType, d.Fd(), "", false)
+	}
+	return timeAt(s.cfg.timeType, d.Fd(), e.Name, s.cfg.deref == derefAll)
 }
 
 // scanDir walks the directory root and returns its tree.

@@ -18,7 +18,7 @@ type statResult struct {
 }
 
 func fileResult(fi os.FileInfo) statResult {
-	return statResult{use: usage{size: uint64(max(fi.Size(), 0)), inodes: 1, tmax: fi.ModTime().UnixNano()}, isDir: fi.IsDir(), nlink: 1}
+	return statResult{use: usage{size: uint64(max(fi.Size(), 0)), inodes: 1, tmax: mkStamp(fi.ModTime().Unix(), int64(fi.ModTime().Nanosecond()))}, isDir: fi.IsDir(), nlink: 1}
 }
 
 func lstatUsage(_ *scanner, path string) (statResult, bool) {
@@ -41,7 +41,7 @@ func statArg(_ *scanner, path string, follow bool) (statResult, error) {
 	return fileResult(fi), nil
 }
 
-func atimeAt(uintptr, string, bool) int64 { return 0 }
+func timeAt(string, uintptr, string, bool) stamp { return stamp{} }
 
 func inodeOf(string) uint64 { return 0 }
 

@@ -23,14 +23,7 @@ func statToResult(s *scanner, st *unix.Stat_t) statResult {
 	} else {
 		u.size = uint64(st.Blocks) * 512
 	}
-	switch s.cfg.timeType {
-	case "ctime":
-		u.tmax = st.Ctim.Nano()
-	case "atime":
-		u.tmax = st.Atim.Nano()
-	default:
-		u.tmax = st.Mtim.Nano()
-	}
+	u.tmax = statTime(s.cfg.timeType, st)
 	return statResult{use: u, dev: uint64(st.Dev), ino: uint64(st.Ino), isDir: st.Mode&unix.S_IFMT == unix.S_IFDIR, nlink: uint64(st.Nlink)}
 }
 
@@ -59,9 +52,21 @@ func statArg(s *scanner, path string, follow bool) (statResult, error) {
 	return statToResult(s, &st), nil
 }
 
-// atimeAt is the access time of name in the open directory fd (following
-// a symbolic link when follow is set), or of fd itself when name is empty.
-func atimeAt(fd uintptr, name string, follow bool) int64 {
+// statTime is st's time of the given --time type.
+func statTime(timeType string, st *unix.Stat_t) stamp {
+	switch timeType {
+	case "ctime":
+		return mkStamp(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
+	case "atime":
+		return mkStamp(int64(st.Atim.Sec), int64(st.Atim.Nsec))
+	}
+	return mkStamp(int64(st.Mtim.Sec), int64(st.Mtim.Nsec))
+}
+
+// timeAt is that time of name in the open directory fd (following a
+// symbolic link when follow is set), or of fd itself when name is empty;
+// the zero stamp if it cannot be stat'ed.
+func timeAt(timeType string, fd uintptr, name string, follow bool) stamp {
 	var st unix.Stat_t
 	var err error
 	switch {
@@ -73,9 +78,9 @@ func atimeAt(fd uintptr, name string, follow bool) int64 {
 		err = unix.Fstatat(int(fd), name, &st, unix.AT_SYMLINK_NOFOLLOW)
 	}
 	if err != nil {
-		return 0
+		return stamp{}
 	}
-	return st.Atim.Nano()
+	return statTime(timeType, &st)
 }
 
 // inodeOf is path's inode number, not following a final link; 0 if it

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/pbednarcik/flexreaddir/frd"
+	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 	"golang.org/x/sys/unix"
 )
 
@@ -324,8 +325,8 @@ func Entry(st *unix.Stat_t) frd.Entry {
 	return frd.Entry{
 		Type:            ModeType(uint32(st.Mode)),
 		Size:            st.Size,
-		ModTimeNanos:    st.Mtim.Nano(),
-		ChangeTimeNanos: st.Ctim.Nano(),
+		ModTimeNanos:    unixtime.Nanos(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)),
+		ChangeTimeNanos: unixtime.Nanos(int64(st.Ctim.Sec), int64(st.Ctim.Nsec)),
 		FileID:          uint64(st.Ino),
 		Allocated:       int64(st.Blocks) * 512,
 		Links:           uint64(st.Nlink),
