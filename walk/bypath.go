@@ -43,6 +43,9 @@ func (n *fdNode) Open(path string) (handle, error) {
 	return os.Open(path)
 }
 
+// Moved is not checked by path: the check is the descriptor walk's.
+func (*fdNode) Moved(string, uint64, uint64, uint64, uint64) bool { return false }
+
 // fdSet keeps nothing: every directory is opened by its path.
 type fdSet struct{}
 

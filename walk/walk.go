@@ -103,6 +103,15 @@ type Options struct {
 	// the walk; another non-nil error ends it and is returned.
 	Post func(d *Dir) error
 
+	// DetectMoves reports a directory that was renamed or removed while
+	// its subtree was walked, as an error wrapping ErrMoved once its
+	// subdirectories are done (before its Post): the listing is then no
+	// picture of any one moment of the tree, and du reports it as fts
+	// does when ".." no longer leads back. It costs a stat for each
+	// directory with subdirectories. Unix only: the by-path walks of
+	// other systems do not check.
+	DetectMoves bool
+
 	// OnError, when set, is called for each error met on the way: a
 	// directory that cannot be opened or listed, an entry that cannot be
 	// stat'ed. Returning nil goes on; a non-nil error ends the walk and is
@@ -124,6 +133,10 @@ const DefaultSplitDirSize = 20 << 10
 // tree under FollowSymlinks, or a bind mount of an ancestor. It is not
 // descended.
 var ErrLoop = errors.New("walk: directory loop")
+
+// ErrMoved is wrapped by the error reported for a directory that moved
+// during the walk, under Options.DetectMoves.
+var ErrMoved = errors.New("walk: directory moved during the walk")
 
 // Error is an error met at a path during a walk.
 type Error struct {
@@ -201,6 +214,7 @@ type node struct {
 	fdn fdNode
 
 	visited bool  // passed to the DirFunc, so Post is due
+	hasSubs bool  // subdirectories were queued, so a move is checked
 	links   int32 // symbolic links followed on the way from the root
 
 	unopened  atomic.Int32 // subdirectories not opened yet
@@ -461,6 +475,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		subdirs = w.subdirs(n, fd, left)
 	}
 	if len(subdirs) > 0 {
+		n.hasSubs = true
 		n.unopened.Store(int32(len(subdirs)))
 		n.remaining.Add(int32(len(subdirs)))
 		// Beyond the budget its subdirectories are found again from an
@@ -717,6 +732,12 @@ func (w *walker) finish(n *node) {
 	for n != nil {
 		if n.remaining.Add(-1) != 0 {
 			return
+		}
+		if n.hasSubs && w.opts.DetectMoves && n.parent != nil && n.fdn.Moved(n.dir.Path, n.dev, n.ino, n.parent.dev, n.parent.ino) {
+			err := &os.PathError{Op: "walk", Path: n.dir.Path, Err: ErrMoved}
+			if !w.report(&n.dir, n.dir.Path, n.dir.Depth, err) {
+				return
+			}
 		}
 		if n.visited && w.opts.Post != nil {
 			if err := w.opts.Post(&n.dir); err != nil {

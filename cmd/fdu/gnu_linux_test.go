@@ -234,3 +234,65 @@ func TestTimeZonesAndFarTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestMovedWhileWalked: coreutils' move-dir-while-traversing.sh, for the
+// full scan and the summing one: T/U/3/a/b is moved up to T/U/3/b as soon
+// as it is opened (inotify), with enough below it that the walk is still
+// inside. du's fts then fails on its way back up; fdu must say so in du's
+// words, exit 1 and walk no further argument. A run the walk finished
+// before the rename tells nothing and is tried again.
+func TestMovedWhileWalked(t *testing.T) {
+	for _, args := range [][]string{{"-a", "T/U", "d2"}, {"-s", "T/U", "d2"}} {
+		var got result
+		for try := 0; try < 5; try++ {
+			dir := t.TempDir()
+			long := "d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z"
+			for i := range 50 {
+				if err := os.MkdirAll(filepath.Join(dir, "T/U/3/a/b/c", fmt.Sprint(i), long), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Mkdir(filepath.Join(dir, "d2"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			done := moveOnOpen(t, filepath.Join(dir, "T/U/3/a/b"), filepath.Join(dir, "T/U/3/b"))
+			got = runFdu(t, dir, nil, args)
+			<-done
+			if got.code != 0 || got.stderr != "" {
+				break
+			}
+		}
+		want := "fdu: fts_read failed: T/U/3/a/b: No such file or directory\n"
+		if got.code != 1 || got.stderr != want {
+			t.Errorf("fdu %q: exit %d, stderr %q; want 1, %q", args, got.code, got.stderr, want)
+		}
+		if strings.Contains(got.stdout, "d2") {
+			t.Errorf("fdu %q walked on to d2 after the failure:\n%s", args, got.stdout)
+		}
+	}
+}
+
+// moveOnOpen renames from to to when from is first opened, as the GNU
+// test's inotify script does; the channel closes when it has.
+func moveOnOpen(t *testing.T, from, to string) <-chan struct{} {
+	t.Helper()
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+	if err != nil {
+		t.Skipf("no inotify: %v", err)
+	}
+	if _, err := unix.InotifyAddWatch(fd, from, unix.IN_OPEN); err != nil {
+		unix.Close(fd)
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer unix.Close(fd)
+		buf := make([]byte, 4096)
+		if _, err := unix.Read(fd, buf); err == nil {
+			os.Rename(from, to)
+		}
+	}()
+	t.Cleanup(func() { <-done })
+	return done
+}

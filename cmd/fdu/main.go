@@ -203,6 +203,8 @@ func (c *command) statArgs(s *scanner, cfg *config, files []string) []arg {
 func (c *command) scanArg(ctx context.Context, s *scanner, r *reporter, a arg) {
 	cfg := s.cfg
 	switch {
+	case r.stopped || s.moved: // du stopped at a directory moved while walked
+		return
 	case cfg.exclude.excluded(a.path):
 		return
 	case a.err != nil:

@@ -22,6 +22,9 @@ type reporter struct {
 	order  errorOrder       // directories listed again to place their entries' errors
 	links  *walk.LinkSet    // the hard-link set, across all arguments
 	grand  usage            // everything counted, for -c
+	// stopped is set at a directory moved during the walk: du's fts fails
+	// there, and du prints nothing more but the total.
+	stopped bool
 }
 
 // firstSeen records (dev, ino) and reports whether it is new.
@@ -73,7 +76,7 @@ func (r *reporter) file(st statResult, path string) {
 // usage and that of everything below it, for its parent; ok is false when
 // it is not counted at all.
 func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok bool) {
-	if n.state == pending {
+	if n.state == pending || r.stopped {
 		return own, below, false
 	}
 	if !r.cfg.countLinks && r.cfg.hashAll && !r.firstSeen(n.dev, n.ino) {
@@ -119,6 +122,9 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 				entryErrs = entryErrs[1:]
 			}
 			cOwn, cBelow, ok := r.dir(it.dir, prefix+"/"+it.name, level+1)
+			if r.stopped {
+				return own, below, false
+			}
 			if !ok {
 				continue
 			}
@@ -139,6 +145,11 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 	}
 	for _, e := range entryErrs {
 		r.errOut(e.msg)
+	}
+	if n.moved {
+		r.errOut(movedError(path))
+		r.stopped = true
+		return own, below, false
 	}
 	own = n.own
 	r.grand.add(own)

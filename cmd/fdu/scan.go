@@ -49,6 +49,7 @@ const (
 // more (files are summed into sum unless the report must see each).
 type dnode struct {
 	state    uint8
+	moved    bool  // renamed or removed while its subtree was walked
 	own      usage // the directory's own size, inode and time
 	dev, ino uint64
 	sum      usage     // files not kept as items
@@ -65,6 +66,13 @@ type scanner struct {
 	cfg      *config
 	argIDs   map[[2]uint64]bool // the command line's files: seen twice, counted once
 	progress *progress          // nil unless progress is shown
+	moved    bool               // sumDir met a moved directory: du stops there
+}
+
+// movedError is du's message for a directory moved while it was walked:
+// fts's, when ".." no longer leads back to the parent.
+func movedError(path string) string {
+	return "fts_read failed: " + quotef(path) + ": No such file or directory"
 }
 
 // entryUsage is what entry e counts for.
@@ -115,6 +123,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,
 		Reuse:          true, // the tree keeps copies of the names, and no Dir
+		DetectMoves:    true,
 		OnError: func(e *walk.Error) error {
 			s.onError(top, e)
 			return nil
@@ -230,6 +239,10 @@ func (n *dnode) take(name string) *dnode {
 // words.
 func (s *scanner) onError(top *dnode, e *walk.Error) {
 	d := e.Dir
+	if d != nil && errors.Is(e.Err, walk.ErrMoved) {
+		s.nodeOf(top, d).moved = true // the report stops there, as du does
+		return
+	}
 	if d == nil || errors.Is(e.Err, walk.ErrLoop) {
 		// Under -L, du leaves a cycle out without a word: its node stays
 		// pending, and the report skips it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"slices"
 	"sync"
 
 	"github.com/pbednarcik/flexreaddir/frd"
@@ -27,6 +28,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		total   usage
 		counted = true
 		errs    []duError
+		moved   []string
 	)
 	report := func(path, msg string) {
 		mu.Lock()
@@ -39,6 +41,12 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		for _, e := range errs {
 			errOut(e.msg)
 		}
+		if len(moved) > 0 {
+			// du stops at the first it meets: the argument prints no line,
+			// and no later argument is walked.
+			errOut(movedError(slices.Min(moved)))
+			s.moved = true
+		}
 	}()
 	opts := &walk.Options{
 		Workers:        s.cfg.jobs,
@@ -46,9 +54,16 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,
 		Reuse:          true, // nothing here keeps a name or a Dir
+		DetectMoves:    true,
 		OnError: func(e *walk.Error) error {
 			if errors.Is(e.Err, walk.ErrLoop) {
 				return nil // under -L, du leaves a cycle out without a word
+			}
+			if errors.Is(e.Err, walk.ErrMoved) {
+				mu.Lock()
+				moved = append(moved, e.Path)
+				mu.Unlock()
+				return nil
 			}
 			if e.Dir != nil && e.Path == e.Dir.Path {
 				if e.Dir.Data == nil { // not opened: count its own size, as du does
@@ -102,6 +117,9 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		mu.Unlock()
 		return nil
 	})
+	if len(moved) > 0 {
+		return total, false
+	}
 	if err != nil && total.inodes == 0 && counted {
 		return total, false
 	}

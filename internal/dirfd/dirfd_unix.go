@@ -3,6 +3,7 @@
 package dirfd
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -135,6 +136,44 @@ func (n *Node) Dup(path string) (int, error) {
 	}
 	n.mu.Unlock()
 	return n.Open(path)
+}
+
+// Moved reports whether n's name in its parent no longer leads to the
+// directory (dev, ino) it was when opened: it was renamed or removed. The
+// parent is its kept descriptor, or found again as Open finds it; when
+// that fails or finds another directory than the parent's (pdev, pino),
+// an ancestor moved, not n. An error other than "not there" (EACCES) is
+// no sign of a move.
+func (n *Node) Moved(path string, dev, ino, pdev, pino uint64) bool {
+	p := n.Parent
+	p.mu.Lock()
+	if p.fd1 != 0 {
+		defer p.mu.Unlock()
+		return n.movedIn(p.fd1-1, dev, ino)
+	}
+	p.mu.Unlock()
+	pfd, err := p.Open(filepath.Dir(path))
+	if err != nil {
+		return false
+	}
+	defer Close(pfd)
+	if e, err := Fstat(pfd); err != nil || e.Device != pdev || e.FileID != pino {
+		return false
+	}
+	return n.movedIn(pfd, dev, ino)
+}
+
+func (n *Node) movedIn(parent int, dev, ino uint64) bool {
+	var st unix.Stat_t
+	flags := unix.AT_SYMLINK_NOFOLLOW
+	if n.Follow {
+		flags = 0
+	}
+	_, err := Retry(func() (int, error) { return 0, unix.Fstatat(parent, n.Name, &st, flags) })
+	if err != nil {
+		return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)
+	}
+	return DevNum(st.Dev) != dev || uint64(st.Ino) != ino
 }
 
 func openAt(parent int, name string, follow bool) (int, error) {
