@@ -26,8 +26,15 @@ version=9.1
 src=$work/coreutils-$version
 bigsrc=$work/fs/coreutils-$version # on btrfs, for bigtime.sh
 
-# Tests fdu fails on purpose, each with its reason in the README.
-ACCEPTED=()
+# Tests fdu does not pass, each with its reason in the README. Under
+# ulimit -v an amd64 (or arm64) Go program cannot start below about 750 MB
+# of address space: the runtime reserves its page allocator's summaries
+# up front. The test's search for du's own limit stops at 50 MB, so it
+# skips; it runs again below, for information, with a GOARCH=386 build of
+# fdu, whose runtime starts in 15 MB: that one still fails while the walk
+# holds a whole directory's listing (issue 15).
+ACCEPTED=(tests/rm/many-dir-entries-vs-OOM.sh)
+small=tests/rm/many-dir-entries-vs-OOM.sh
 
 tests=(
 	tests/du/{2g,8gb,basic,bigtime,bind-mount-dir-cycle-v2,bind-mount-dir-cycle,deref-args,deref}.sh
@@ -116,6 +123,7 @@ mountfs
 tools
 fetch
 CGO_ENABLED=0 go build -trimpath -o "$work/bin/fdu" ./cmd/fdu || exit 2
+CGO_ENABLED=0 GOARCH=386 go build -trimpath -o "$work/bin/fdu-386" ./cmd/fdu || exit 2
 chmod -R a+rX "$work"
 chmod 1777 "$src" "$bigsrc" # the tests make their directories where they start, as nobody too
 [ $# -gt 0 ] && tests=("$@")
@@ -143,7 +151,7 @@ for name in control fdu; do
 		esac
 		[ $name = control ] && [ $verdict = PASS ] && control_passed[$t]=1
 		note=
-		if [ $name = fdu ] && [ $verdict = FAIL ] && [ -n "${control_passed[$t]:-}" ]; then
+		if [ $name = fdu ] && [ $verdict != PASS ] && [ -n "${control_passed[$t]:-}" ]; then
 			if [[ " ${ACCEPTED[*]} " == *" $t "* ]]; then
 				note=" (accepted: see the README)"
 			else
@@ -154,5 +162,14 @@ for name in control fdu; do
 	done
 	echo "$name: $pass passed, $failn failed, $skip skipped"
 done
+if [[ " ${tests[*]} " == *" $small "* ]]; then
+	mkdir -p "$work/logs/fdu-386"
+	log=$work/logs/fdu-386/${small//\//-}.log
+	run "$work/bin/fdu-386" "$small"
+	rc=$?
+	verdict=FAIL
+	case $rc in 0) verdict=PASS ;; 77) verdict=SKIP ;; esac
+	printf '%-8s %-4s %-44s as %s (for information)\n' fdu-386 "$verdict" "$small" root
+fi
 echo "logs: $work/logs"
 exit $status
