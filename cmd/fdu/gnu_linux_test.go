@@ -296,3 +296,35 @@ func moveOnOpen(t *testing.T, from, to string) <-chan struct{} {
 	t.Cleanup(func() { <-done })
 	return done
 }
+
+// TestDerefWalksOnce: under -L, 40 links to one directory tree, and a
+// link back to their parent: du counts the tree once and descends it once;
+// fdu must list each directory once too (it listed the tree 41 times and
+// dropped the repeats when printing), and print what du prints.
+func TestDerefWalksOnce(t *testing.T) {
+	du := gnuDu(t)
+	dir := smallTree(t) // t/a/f
+	if err := os.Mkdir(filepath.Join(dir, "links"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		if err := os.Symlink("../t", filepath.Join(dir, "links", fmt.Sprint("l", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../links", filepath.Join(dir, "t", "back")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-L", "."}, {"-L", "-a", "links", "t"}, {"-L", "--inodes", "t", "links"}, {"-L", "-l", "links"}} {
+		compare(t, runDu(t, du, dir, nil, args), runFdu(t, dir, nil, args))
+	}
+	cfg := &config{deref: derefAll, hashAll: true, jobs: 4}
+	s := &scanner{cfg: cfg, argIDs: map[[2]uint64]bool{}}
+	if _, err := s.scanDir(t.Context(), dir); err != nil {
+		t.Fatal(err)
+	}
+	// ., t, t/a, links: each once.
+	if got := s.listed.Load(); got != 4 {
+		t.Errorf("-L listed %d directories, want 4", got)
+	}
+}

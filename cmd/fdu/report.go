@@ -82,6 +82,7 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 	if !r.cfg.countLinks && r.cfg.hashAll && !r.firstSeen(n.dev, n.ino) {
 		return own, below, false
 	}
+	n = n.walked()
 	// du reports the directory's own error first, and its entries' at
 	// their places among its subdirectories' walks.
 	var entryErrs []duError

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/walk"
@@ -49,8 +50,9 @@ const (
 // more (files are summed into sum unless the report must see each).
 type dnode struct {
 	state    uint8
-	moved    bool  // renamed or removed while its subtree was walked
-	own      usage // the directory's own size, inode and time
+	moved    bool   // renamed or removed while its subtree was walked
+	same     *dnode // the directory, reached before by another path: walked there
+	own      usage  // the directory's own size, inode and time
 	dev, ino uint64
 	sum      usage     // files not kept as items
 	items    []item    // subdirectories, and the files the report must see
@@ -67,6 +69,40 @@ type scanner struct {
 	argIDs   map[[2]uint64]bool // the command line's files: seen twice, counted once
 	progress *progress          // nil unless progress is shown
 	moved    bool               // sumDir met a moved directory: du stops there
+
+	dirsMu sync.Mutex
+	dirs   map[[2]uint64]*dnode // every directory walked, when du counts each once
+	listed atomic.Int64         // directories whose entries were counted
+}
+
+// walkedBefore records n as the directory (dev, ino) and returns the node
+// it was walked as before, if any: under -L or with several arguments du
+// counts a directory once and does not descend it again, so fdu does not
+// walk it again either. Which occurrence du counts is its order's first;
+// the report decides that, reading the one walked through any of them.
+func (s *scanner) walkedBefore(n *dnode, dev, ino uint64) *dnode {
+	if !s.cfg.hashAll || s.cfg.countLinks {
+		return nil
+	}
+	s.dirsMu.Lock()
+	defer s.dirsMu.Unlock()
+	if first, ok := s.dirs[[2]uint64{dev, ino}]; ok {
+		return first
+	}
+	if s.dirs == nil {
+		s.dirs = make(map[[2]uint64]*dnode)
+	}
+	s.dirs[[2]uint64{dev, ino}] = n
+	return nil
+}
+
+// walked is the node holding n's walk: n, or the one n is the same
+// directory as.
+func (n *dnode) walked() *dnode {
+	if n.same != nil {
+		return n.same
+	}
+	return n
 }
 
 // movedError is du's message for a directory moved while it was walked:
@@ -132,8 +168,13 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 	err := walk.Dirs(ctx, root, opts, func(d *walk.Dir) error {
 		n := s.nodeOf(top, d)
 		n.state = visited
-		n.own = s.entryUsage(&d.Info, d)
 		n.dev, n.ino = d.Info.Device, d.Info.FileID
+		if first := s.walkedBefore(n, n.dev, n.ino); first != nil {
+			n.same = first
+			return fs.SkipDir
+		}
+		s.listed.Add(1)
+		n.own = s.entryUsage(&d.Info, d)
 		n.nentries = len(d.Entries)
 		var bytes uint64
 		s.entries(d,

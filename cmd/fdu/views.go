@@ -50,6 +50,7 @@ func (b *viewBuilder) dir(n *dnode, name, path string) *vnode {
 	if b.cfg.hashAll && !b.cfg.countLinks && b.seen(n.dev, n.ino) {
 		return nil
 	}
+	n = n.walked()
 	v := &vnode{Name: name, Dir: true, Error: n.state == unreadable || len(n.errs) > 0}
 	v.Size, v.Inodes = n.own.size+n.sum.size, n.own.inodes+n.sum.inodes
 	prefix := strings.TrimSuffix(path, "/")
