@@ -163,12 +163,26 @@ type Lister struct {
 	// (the portable fallback) they stay valid as usual.
 	ReuseNames bool
 
+	// Vanished, when set, is called with the name of each entry left out
+	// because it was removed between the directory's read and its stat
+	// (the name is valid during the call, as under ReuseNames). du
+	// reports such an entry as one it cannot access; most callers need
+	// not know.
+	Vanished func(name string)
+
 	//lint:ignore U1000 the portable fallback's names come from package os
 	names []byte // the names' storage under ReuseNames
 	//lint:ignore U1000 the portable fallback has no buffers
 	sys sysLister // the platform's buffers
 
 	_ noCopy
+}
+
+// vanish tells Vanished, if set, that name is gone.
+func (l *Lister) vanish(name string) {
+	if l.Vanished != nil {
+		l.Vanished(name)
+	}
 }
 
 // noCopy makes go vet's copylocks check report a Lister copied by value.

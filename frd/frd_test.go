@@ -309,13 +309,18 @@ func TestStat(t *testing.T) {
 	must(t, err)
 	must(t, os.Remove(filepath.Join(dir, "f7")))
 	must(t, os.Remove(filepath.Join(dir, "regular")))
-	var other Lister
+	var gone []string
+	other := Lister{Vanished: func(name string) { gone = append(gone, name) }}
 	half := len(names) / 2
 	a, err := other.Stat(names[:half], f.Fd(), dir)
 	must(t, err)
 	b, err := other.Stat(names[half:], f.Fd(), dir)
 	must(t, err)
 	checkSameAsOS(t, dir, append(slices.Clone(a), b...))
+	slices.Sort(gone)
+	if !slices.Equal(gone, []string{"f7", "regular"}) {
+		t.Errorf("Vanished was told %q, want [f7 regular]", gone)
+	}
 }
 
 // TestReuseNames lists, with one Lister under ReuseNames, a directory

@@ -96,7 +96,7 @@ func (l *Lister) listBulk(dst []Entry, fd int, dirName string) ([]Entry, error) 
 			off += len(e.name)
 			if e.errno != 0 || e.returned.common&attrCmnObjType == 0 {
 				// An error record, or one without a type: stat it alone.
-				ok, err := statEntry(&out, fd, dirName, false)
+				ok, err := l.statEntry(&out, fd, dirName, false)
 				if err != nil {
 					return dst, err
 				}
@@ -170,7 +170,7 @@ func (l *Lister) appendNames(dst []Entry, fd int, dirName string, buf []byte, na
 		off += int(r.nameLen)
 		typ, known := direntType(r.typ)
 		if !known {
-			ok, err := statEntry(&e, fd, dirName, true)
+			ok, err := l.statEntry(&e, fd, dirName, true)
 			if err != nil {
 				return dst, err
 			}
@@ -195,7 +195,7 @@ func (l *Lister) listPlain(dst []Entry, fd int, dirName string) ([]Entry, error)
 	kept := dst[:start]
 	for _, e := range dst[start:] {
 		if err == nil {
-			ok, serr := statEntry(&e, fd, dirName, false)
+			ok, serr := l.statEntry(&e, fd, dirName, false)
 			if serr != nil {
 				return kept, serr
 			}
@@ -210,10 +210,11 @@ func (l *Lister) listPlain(dst []Entry, fd int, dirName string) ([]Entry, error)
 
 // statEntry fills e from an lstat of it relative to fd: only its type
 // when typeOnly. ok is false when the entry is gone.
-func statEntry(e *Entry, fd int, dirName string, typeOnly bool) (ok bool, err error) {
+func (l *Lister) statEntry(e *Entry, fd int, dirName string, typeOnly bool) (ok bool, err error) {
 	var st unix.Stat_t
 	err = ignoringEINTR(func() error { return unix.Fstatat(fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW) })
 	if err == unix.ENOENT {
+		l.vanish(e.Name)
 		return false, nil
 	}
 	if err != nil {
@@ -236,7 +237,7 @@ func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) 
 	kept := entries[:0]
 	for _, e := range entries {
 		if e.Type.IsRegular() {
-			ok, err := statEntry(&e, int(fd), dir, false)
+			ok, err := l.statEntry(&e, int(fd), dir, false)
 			if err != nil {
 				return kept, err
 			}

@@ -117,6 +117,7 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 			// from there without a copy.
 			err := ignoringEINTR(func() error { return statxAt(fd, &buf[r.nameOff], mask, &s.stx) })
 			if err == unix.ENOENT {
+				l.vanish(e.Name)
 				continue // removed since the read
 			}
 			if err != nil {
@@ -143,6 +144,7 @@ func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) 
 		s.name = append(append(s.name[:0], e.Name...), 0)
 		err := ignoringEINTR(func() error { return statxAt(int(fd), &s.name[0], statxMask, &s.stx) })
 		if err == unix.ENOENT {
+			l.vanish(e.Name)
 			continue
 		}
 		if err != nil {

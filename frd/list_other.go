@@ -29,6 +29,7 @@ func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
 		if e.Type.IsRegular() && !l.Names {
 			fi, err := d.Info()
 			if errors.Is(err, fs.ErrNotExist) {
+				l.vanish(e.Name)
 				continue // removed since the read
 			}
 			if err != nil {
@@ -60,6 +61,7 @@ func (l *Lister) stat(entries []Entry, _ uintptr, dir string) ([]Entry, error) {
 		}
 		fi, err := os.Lstat(joinName(dir, e.Name))
 		if errors.Is(err, fs.ErrNotExist) {
+			l.vanish(e.Name)
 			continue
 		}
 		if err != nil {

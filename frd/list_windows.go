@@ -149,6 +149,7 @@ func (l *Lister) stat(entries []Entry, _ uintptr, dir string) ([]Entry, error) {
 			var err error
 			e, err = statFile(e.Name, joinName(dir, e.Name))
 			if errors.Is(err, fs.ErrNotExist) {
+				l.vanish(e.Name)
 				continue
 			}
 			if err != nil {

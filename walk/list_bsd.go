@@ -46,12 +46,15 @@ func listHandle(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.E
 	return dst[:start+len(kept)], err
 }
 
-func statEntries(_ *frd.Lister, entries []frd.Entry, fd handle, path string) ([]frd.Entry, error) {
+func statEntries(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]frd.Entry, error) {
 	kept := entries[:0]
 	for _, e := range entries {
 		if e.Type.IsRegular() {
 			st, err := dirfd.Fstatat(fd, e.Name, false, joinPath(path, e.Name))
 			if errors.Is(err, fs.ErrNotExist) {
+				if l.Vanished != nil {
+					l.Vanished(e.Name)
+				}
 				continue // removed since the listing
 			}
 			if err != nil {

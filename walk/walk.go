@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/internal/dirfd"
@@ -102,6 +103,12 @@ type Options struct {
 	// happens after its descendants' Posts return. Returning SkipAll ends
 	// the walk; another non-nil error ends it and is returned.
 	Post func(d *Dir) error
+
+	// ReportVanished reports each entry removed between its directory's
+	// listing and its stat, as an error wrapping fs.ErrNotExist (ENOENT):
+	// du says it cannot access it. Without it such an entry is left out
+	// without a word, as it is with it too.
+	ReportVanished bool
 
 	// DetectMoves reports a directory that was renamed or removed while
 	// its subtree was walked, as an error wrapping ErrMoved once its
@@ -516,6 +523,13 @@ func (w *walker) enter(n *node, fd handle) bool {
 func (w *walker) list(l *frd.Lister, entries []frd.Entry, n *node, fd handle) ([]frd.Entry, bool) {
 	d := &n.dir
 	var err error
+	if w.opts.ReportVanished {
+		l.Vanished = func(name string) {
+			p := joinPath(d.Path, name)
+			w.report(d, p, d.Depth, &os.PathError{Op: "stat", Path: p, Err: syscall.ENOENT})
+		}
+		defer func() { l.Vanished = nil }()
+	}
 	if w.splitAt > 0 && d.Info.Size >= w.splitAt {
 		entries, err = w.listSplit(l, entries, fd, d.Path)
 	} else {
@@ -567,6 +581,10 @@ func (w *walker) list(l *frd.Lister, entries []frd.Entry, n *node, fd handle) ([
 	return entries, true
 }
 
+// testHookSplitListed, set by tests, runs between a split directory's
+// listing of names and their stats.
+var testHookSplitListed func(path string)
+
 // listSplit lists a huge directory by names, then stats its files on
 // Workers goroutines at once, each with a Lister of its own.
 func (w *walker) listSplit(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.Entry, error) {
@@ -575,6 +593,9 @@ func (w *walker) listSplit(l *frd.Lister, dst []frd.Entry, fd handle, path strin
 	l.Names = w.opts.Names
 	if err != nil {
 		return dst, err
+	}
+	if testHookSplitListed != nil {
+		testHookSplitListed(path)
 	}
 	k := w.opts.Workers
 	chunk := (len(dst) + k - 1) / k
@@ -592,7 +613,7 @@ func (w *walker) listSplit(l *frd.Lister, dst []frd.Entry, fd handle, path strin
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var own frd.Lister
+			own := frd.Lister{Vanished: l.Vanished}
 			parts[i], errs[i] = statEntries(&own, dst[lo:hi], fd, path)
 		}()
 	}
@@ -643,6 +664,9 @@ func (w *walker) listEach(l *frd.Lister, dst []frd.Entry, fd handle, d *Dir) ([]
 		}
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
+				if l.Vanished != nil && !e.Type.IsRegular() {
+					l.Vanished(e.Name) // a regular file's Stat told it already
+				}
 				continue
 			}
 			if !w.report(d, joinPath(d.Path, e.Name), d.Depth, err) {

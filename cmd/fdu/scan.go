@@ -160,6 +160,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		StatAll:        true,
 		Reuse:          true, // the tree keeps copies of the names, and no Dir
 		DetectMoves:    true,
+		ReportVanished: true, // du cannot access what went between the listing and the stat
 		OnError: func(e *walk.Error) error {
 			s.onError(top, e)
 			return nil
@@ -337,7 +338,7 @@ func (s *scanner) argError(a arg) string {
 
 // accessError is du's message for an entry that could not be stat'ed.
 func (s *scanner) accessError(e *walk.Error) string {
-	if s.cfg.deref == derefAll && errors.Is(e.Err, fs.ErrNotExist) {
+	if s.cfg.deref == derefAll && errors.Is(e.Err, fs.ErrNotExist) && canStat(e.Path) {
 		return "cannot access " + quote(e.Path) // a dangling link, as fts reports it
 	}
 	return "cannot access " + quote(e.Path) + ": " + strerror(e.Err)

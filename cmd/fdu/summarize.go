@@ -55,6 +55,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		StatAll:        true,
 		Reuse:          true, // nothing here keeps a name or a Dir
 		DetectMoves:    true,
+		ReportVanished: true,
 		OnError: func(e *walk.Error) error {
 			if errors.Is(e.Err, walk.ErrLoop) {
 				return nil // under -L, du leaves a cycle out without a word
