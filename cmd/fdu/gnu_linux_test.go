@@ -328,3 +328,33 @@ func TestDerefWalksOnce(t *testing.T) {
 		t.Errorf("-L listed %d directories, want 4", got)
 	}
 }
+
+// TestDerefErrorsWhereDuMeetsThem: under -L a directory holding dangling
+// links is reached directly and through a link from a deeper directory.
+// du walks it once, where its order meets it first, and names the errors
+// by that path; fdu walks it once where the parallel walk reaches it
+// first (mostly the direct path) and must still name them as du does,
+// with -s too, whichever way the directory's order puts the two.
+func TestDerefErrorsWhereDuMeetsThem(t *testing.T) {
+	du := gnuDu(t)
+	for _, names := range [][2]string{{"a", "c"}, {"c", "a"}, {"m", "b"}, {"b", "m"}, {"x1", "x2"}, {"x2", "x1"}} {
+		dir := t.TempDir()
+		target, holder := names[0], names[1]
+		for _, p := range []string{target + "/sub", holder} {
+			if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, l := range [][2]string{{"nowhere", target + "/x"}, {"../nowhere", target + "/sub/y"}, {"../" + target, holder + "/to"}, {"gone", "z"}} {
+			if err := os.Symlink(l[0], filepath.Join(dir, l[1])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, args := range [][]string{{"-L", "."}, {"-L", "-s", "."}, {"-L", "-s", holder, target, "z"}, {"-L", "-a", "."}, {"-L", "-sc", target, holder}} {
+			want := runDu(t, du, dir, nil, args)
+			for _, j := range []string{"-j1", "-j2", "-j4"} {
+				compare(t, want, runFdu(t, dir, nil, append([]string{j}, args...)))
+			}
+		}
+	}
+}

@@ -25,6 +25,20 @@ type reporter struct {
 	// stopped is set at a directory moved during the walk: du's fts fails
 	// there, and du prints nothing more but the total.
 	stopped bool
+	// rb renames the errors of a directory walked under another path than
+	// the one du meets it by (-L: two links to it).
+	rb rebase
+}
+
+// rebase moves the errors met under from to where du meets them, to.
+type rebase struct{ from, to string }
+
+func (rb rebase) apply(e duError) duError {
+	if rb.from == "" || e.path != rb.from && !strings.HasPrefix(e.path, rb.from+"/") {
+		return e
+	}
+	p := rb.to + e.path[len(rb.from):]
+	return duError{p, strings.Replace(e.msg, quote(e.path), quote(p), 1)}
 }
 
 // firstSeen records (dev, ino) and reports whether it is new.
@@ -82,11 +96,18 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 	if !r.cfg.countLinks && r.cfg.hashAll && !r.firstSeen(n.dev, n.ino) {
 		return own, below, false
 	}
-	n = n.walked()
+	if w := n.walked(); w != n {
+		if w.walkPath != "" && w.walkPath != path {
+			defer func(old rebase) { r.rb = old }(r.rb)
+			r.rb = rebase{w.walkPath, path}
+		}
+		n = w
+	}
 	// du reports the directory's own error first, and its entries' at
 	// their places among its subdirectories' walks.
 	var entryErrs []duError
 	for _, e := range n.errs {
+		e = r.rb.apply(e)
 		if e.path == path {
 			r.errOut(e.msg)
 		} else {

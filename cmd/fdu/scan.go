@@ -52,6 +52,7 @@ type dnode struct {
 	state    uint8
 	moved    bool   // renamed or removed while its subtree was walked
 	same     *dnode // the directory, reached before by another path: walked there
+	walkPath string // where it was walked, once another path has led to it
 	own      usage  // the directory's own size, inode and time
 	dev, ino uint64
 	sum      usage     // files not kept as items
@@ -71,8 +72,8 @@ type scanner struct {
 	moved    bool               // sumDir met a moved directory: du stops there
 
 	dirsMu sync.Mutex
-	dirs   map[[2]uint64]*dnode // every directory walked, when du counts each once
-	listed atomic.Int64         // directories whose entries were counted
+	dirs   map[[2]uint64]walkedDir // every directory walked, when du counts each once
+	listed atomic.Int64            // directories whose entries were counted
 }
 
 // walkedBefore records n as the directory (dev, ino) and returns the node
@@ -80,20 +81,26 @@ type scanner struct {
 // counts a directory once and does not descend it again, so fdu does not
 // walk it again either. Which occurrence du counts is its order's first;
 // the report decides that, reading the one walked through any of them.
-func (s *scanner) walkedBefore(n *dnode, dev, ino uint64) *dnode {
+func (s *scanner) walkedBefore(n *dnode, path string, dev, ino uint64) *dnode {
 	if !s.cfg.hashAll || s.cfg.countLinks {
 		return nil
 	}
 	s.dirsMu.Lock()
 	defer s.dirsMu.Unlock()
 	if first, ok := s.dirs[[2]uint64{dev, ino}]; ok {
-		return first
+		first.n.walkPath = first.path // for the report to name its errors where du meets them
+		return first.n
 	}
 	if s.dirs == nil {
-		s.dirs = make(map[[2]uint64]*dnode)
+		s.dirs = make(map[[2]uint64]walkedDir)
 	}
-	s.dirs[[2]uint64{dev, ino}] = n
+	s.dirs[[2]uint64{dev, ino}] = walkedDir{n, path}
 	return nil
+}
+
+type walkedDir struct {
+	n    *dnode
+	path string
 }
 
 // walked is the node holding n's walk: n, or the one n is the same
@@ -170,7 +177,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		n := s.nodeOf(top, d)
 		n.state = visited
 		n.dev, n.ino = d.Info.Device, d.Info.FileID
-		if first := s.walkedBefore(n, n.dev, n.ino); first != nil {
+		if first := s.walkedBefore(n, d.Path, n.dev, n.ino); first != nil {
 			n.same = first
 			return fs.SkipDir
 		}

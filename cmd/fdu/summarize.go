@@ -14,9 +14,12 @@ import (
 
 // summable reports whether the run prints only each argument's total
 // (-s, no -a, no -S): then nothing needs the tree, whose order only matters
-// for the lines below the argument, and the walk just adds up.
+// for the lines below the argument, and the walk just adds up. Not under
+// -L: a directory two links lead to is walked once, through whichever the
+// walk reaches first, and its errors are du's only if named where du's
+// order meets it first, which the tree's report works out.
 func summable(cfg *config) bool {
-	return cfg.maxDepth == 0 && !cfg.all && !cfg.separateDirs
+	return cfg.maxDepth == 0 && !cfg.all && !cfg.separateDirs && cfg.deref != derefAll
 }
 
 // sumDir walks the directory root and returns its total, counting each
