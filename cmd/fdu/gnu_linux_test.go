@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -356,5 +358,41 @@ func TestDerefErrorsWhereDuMeetsThem(t *testing.T) {
 				compare(t, want, runFdu(t, dir, nil, append([]string{j}, args...)))
 			}
 		}
+	}
+}
+
+// TestJSONNamesLossless: names that differ only in bytes that are not
+// UTF-8 read the same in "name" (U+FFFD) and apart in "name_bytes".
+func TestJSONNamesLossless(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"a\xff", "a\xfe", "a\uFFFD", "plain"}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runFdu(t, dir, nil, []string{"--json", "-b", "."})
+	var roots []struct {
+		Children []struct {
+			Name      string `json:"name"`
+			NameBytes []byte `json:"name_bytes"`
+		} `json:"children"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &roots); err != nil || len(roots) != 1 {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	var got []string
+	for _, c := range roots[0].Children {
+		name := c.Name
+		if c.NameBytes != nil {
+			name = string(c.NameBytes)
+		}
+		got = append(got, name)
+	}
+	slices.Sort(got)
+	want := slices.Clone(names)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("names read back %q, want %q", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"os"
@@ -243,6 +244,13 @@ func printJSON(out io.Writer, roots []*vnode) error {
 func appendVnode(b []byte, v *vnode) []byte {
 	b = append(b, `{"name":`...)
 	b = appendJSONString(b, v.Name)
+	if !utf8.ValidString(v.Name) {
+		// "name" has U+FFFD for each byte that is not UTF-8, so two names
+		// may read the same: the exact bytes follow, in base64.
+		b = append(b, `,"name_bytes":"`...)
+		b = base64.StdEncoding.AppendEncode(b, []byte(v.Name))
+		b = append(b, '"')
+	}
 	b = append(b, `,"size":`...)
 	b = strconv.AppendUint(b, v.Size, 10)
 	b = append(b, `,"inodes":`...)

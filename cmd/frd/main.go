@@ -18,6 +18,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 )
@@ -95,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		frd.SortByName(entries)
 		if *asJSON {
-			out := jsonDir{Dir: dir, Entries: make([]jsonEntry, len(entries))}
+			out := jsonDir{Dir: dir, DirBytes: exactBytes(dir), Entries: make([]jsonEntry, len(entries))}
 			for i, e := range entries {
 				out.Entries[i] = toJSON(e)
 			}
@@ -143,13 +144,18 @@ func printEntry(w io.Writer, e frd.Entry) {
 	fmt.Fprintf(w, "%s %12d %16s %10d %s\n", kind, e.Size, e.ModTime().Format("2006-01-02 15:04"), e.FileID, name)
 }
 
+// A name or path that is not valid UTF-8 is written with U+FFFD in its
+// place, as encoding/json writes it, and exactly in the _bytes field
+// beside it (base64), so that distinct names stay distinct.
 type jsonDir struct {
-	Dir     string      `json:"dir"`
-	Entries []jsonEntry `json:"entries"`
+	Dir      string      `json:"dir"`
+	DirBytes []byte      `json:"dir_bytes,omitempty"`
+	Entries  []jsonEntry `json:"entries"`
 }
 
 type jsonEntry struct {
 	Name       string     `json:"name"`
+	NameBytes  []byte     `json:"name_bytes,omitempty"`
 	Type       string     `json:"type"`
 	Size       int64      `json:"size,omitempty"`
 	ModTime    *time.Time `json:"mtime,omitempty"`
@@ -160,9 +166,17 @@ type jsonEntry struct {
 	Device     uint64     `json:"device,omitempty"`
 }
 
+// exactBytes is s's bytes when JSON cannot carry them in a string.
+func exactBytes(s string) []byte {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	return []byte(s)
+}
+
 func toJSON(e frd.Entry) jsonEntry {
 	j := jsonEntry{
-		Name: e.Name, Type: typeName(e), Size: e.Size, FileID: e.FileID,
+		Name: e.Name, NameBytes: exactBytes(e.Name), Type: typeName(e), Size: e.Size, FileID: e.FileID,
 		Allocated: e.Allocated, Links: e.Links, Device: e.Device,
 	}
 	if e.ModTimeNanos != 0 {

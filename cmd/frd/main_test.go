@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -93,5 +94,41 @@ func TestLsErrors(t *testing.T) {
 	}
 	if code := run([]string{"ls", "--bogus"}, &out, &errb); code != 2 {
 		t.Errorf("unknown flag: exit %d, want 2", code)
+	}
+}
+
+// TestJSONNamesLossless: frd ls --json keeps names that are not UTF-8
+// apart, in "name_bytes".
+func TestJSONNamesLossless(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		t.Skip("names must be UTF-8 here")
+	}
+	dir := t.TempDir()
+	names := []string{"a\xff", "a\xfe", "a\uFFFD"}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"ls", "--json", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var d jsonDir
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, e := range d.Entries {
+		name := e.Name
+		if e.NameBytes != nil {
+			name = string(e.NameBytes)
+		}
+		got[name] = true
+	}
+	for _, n := range names {
+		if !got[n] {
+			t.Errorf("%q not read back from %s", n, out.String())
+		}
 	}
 }
