@@ -138,11 +138,15 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 	}
 	prefix := strings.TrimSuffix(path, "/")
 	for _, it := range items {
-		if it.dir != nil {
+		if it.dir != nil || r.cfg.all && it.name != "" {
+			// du meets an entry's error where it meets the entry: before
+			// the next subdirectory's walk, or the next file's line (-a).
 			for len(entryErrs) > 0 && place(filepath.Base(entryErrs[0].path)) < place(it.name) {
 				r.errOut(entryErrs[0].msg)
 				entryErrs = entryErrs[1:]
 			}
+		}
+		if it.dir != nil {
 			cOwn, cBelow, ok := r.dir(it.dir, prefix+"/"+it.name, level+1)
 			if r.stopped {
 				return own, below, false

@@ -103,6 +103,24 @@ type walkedDir struct {
 	path string
 }
 
+// loopAlias makes d, a directory that is one of its own ancestors, stand
+// for that ancestor's walk.
+func (s *scanner) loopAlias(top *dnode, d *walk.Dir) {
+	dev, ino := d.Info.Device, d.Info.FileID
+	for a := d.Parent; a != nil; a = a.Parent {
+		an, ok := a.Data.(*dnode)
+		if !ok || an.dev != dev || an.ino != ino {
+			continue
+		}
+		n := s.nodeOf(top, d)
+		n.state, n.dev, n.ino, n.same = visited, dev, ino, an
+		s.dirsMu.Lock()
+		an.walkPath = a.Path
+		s.dirsMu.Unlock()
+		return
+	}
+}
+
 // walked is the node holding n's walk: n, or the one n is the same
 // directory as.
 func (n *dnode) walked() *dnode {
@@ -292,9 +310,17 @@ func (s *scanner) onError(top *dnode, e *walk.Error) {
 		s.nodeOf(top, d).moved = true // the report stops there, as du does
 		return
 	}
+	if d != nil && errors.Is(e.Err, walk.ErrLoop) && s.cfg.deref == derefAll && s.cfg.hashAll && !s.cfg.countLinks {
+		// Under -L a link back to an ancestor is, to du, a directory seen
+		// before, or the first way its order meets it when the walk went
+		// down another way first: the report decides, as for any
+		// directory reached twice.
+		s.loopAlias(top, d)
+		return
+	}
 	if d == nil || errors.Is(e.Err, walk.ErrLoop) {
-		// Under -L, du leaves a cycle out without a word: its node stays
-		// pending, and the report skips it.
+		// du leaves a cycle out without a word: its node stays pending,
+		// and the report skips it.
 		return
 	}
 	msg := s.accessError(e)
@@ -314,7 +340,9 @@ func (s *scanner) onError(top *dnode, e *walk.Error) {
 		if d.Data == nil {
 			n := s.nodeOf(top, d)
 			n.state = unreadable
-			if st, ok := lstatUsage(s, d.Path); ok {
+			// Under -L through the link: two links to one unreadable
+			// directory are one directory, counted and reported once.
+			if st, err := statArg(s, d.Path, s.cfg.deref == derefAll); err == nil {
 				n.own, n.dev, n.ino = st.use, st.dev, st.ino
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -82,20 +83,32 @@ func localZone() *time.Location {
 	case tz == "" || tz == "UTC":
 		return time.UTC
 	case strings.HasPrefix(tz, "/"):
-		if data, err := os.ReadFile(tz); err == nil {
-			if loc, err := time.LoadLocationFromTZData("Local", data); err == nil {
-				return loc
-			}
+		if loc, ok := zoneFile(tz); ok {
+			return loc
 		}
 		return time.UTC
 	}
-	if loc, err := time.LoadLocation(tz); err == nil {
+	if dir := os.Getenv("TZDIR"); dir != "" { // glibc's zone directory, as ZONEINFO is Go's
+		if loc, ok := zoneFile(filepath.Join(dir, tz)); ok {
+			return loc
+		}
+	} else if loc, err := time.LoadLocation(tz); err == nil {
 		return loc
 	}
 	if loc, err := time.LoadLocationFromTZData(tz, posixTZif(tz)); err == nil {
 		return loc
 	}
 	return time.UTC
+}
+
+// zoneFile reads the zone file at path.
+func zoneFile(path string) (*time.Location, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	loc, err := time.LoadLocationFromTZData("Local", data)
+	return loc, err == nil
 }
 
 // posixTZif is a version 2 TZif file holding tz as the rule for all times
