@@ -23,12 +23,15 @@ import (
 // vnode is one entry of a view: its total and, for a directory, its
 // children.
 type vnode struct {
-	Name     string   `json:"name"`
-	Size     uint64   `json:"size"`
-	Inodes   uint64   `json:"inodes"`
-	Dir      bool     `json:"dir,omitempty"`
-	Error    bool     `json:"error,omitempty"`
-	Children []*vnode `json:"children,omitempty"`
+	Name string `json:"name"`
+	// NameBytes is what printJSON writes beside a Name that is not UTF-8,
+	// from Name itself; the field is here for readers of the output.
+	NameBytes []byte   `json:"name_bytes,omitempty"`
+	Size      uint64   `json:"size"`
+	Inodes    uint64   `json:"inodes"`
+	Dir       bool     `json:"dir,omitempty"`
+	Error     bool     `json:"error,omitempty"`
+	Children  []*vnode `json:"children,omitempty"`
 }
 
 // viewBuilder turns dnodes into vnodes, counting each hard-linked file

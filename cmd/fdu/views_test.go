@@ -276,6 +276,16 @@ func TestPrintJSONMatchesEncodingJSON(t *testing.T) {
 	if err := printJSON(&got, roots); err != nil {
 		t.Fatal(err)
 	}
+	var withBytes func(vs []*vnode)
+	withBytes = func(vs []*vnode) {
+		for _, v := range vs {
+			if !utf8.ValidString(v.Name) {
+				v.NameBytes = []byte(v.Name)
+			}
+			withBytes(v.Children)
+		}
+	}
+	withBytes(roots)
 	if want := encodingJSON(t, roots); got.String() != want {
 		for i := range min(len(want), len(got.String())) {
 			if want[i] != got.String()[i] {
