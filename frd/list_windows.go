@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/pbednarcik/flexreaddir/internal/unixtime"
@@ -18,17 +17,8 @@ import (
 // for Names.
 
 type sysLister struct {
-	buf  []byte
-	recs []dirInfo
+	dirQuery
 }
-
-// windowsBufSize is the buffer a Lister starts with; a test shrinks it,
-// before any listing, to reach ERROR_MORE_DATA, and counts the restarts
-// it causes (atomically: Listers run at once).
-var (
-	windowsBufSize   = bufSize
-	moreDataRestarts atomic.Int64
-)
 
 func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
 	dst, err := l.appendHandle(dst, f.Fd(), f.Name())
@@ -36,106 +26,30 @@ func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
 	return dst, err
 }
 
-// Information classes, from x/sys/windows.
-const (
-	classFull        = windows.FileFullDirectoryInfo        // 14
-	classFullRestart = windows.FileFullDirectoryRestartInfo // 15
-	classExtd        = windows.FileIdExtdDirectoryInfo      // 19
-	classExtdRestart = windows.FileIdExtdDirectoryRestartInfo
+// dirquery.go's constants are x/sys/windows' own: a difference fails to
+// build (an array of nonzero or negative length).
+var (
+	_ [0]struct{} = [classFull - windows.FileFullDirectoryInfo]struct{}{}
+	_ [0]struct{} = [classFullRestart - windows.FileFullDirectoryRestartInfo]struct{}{}
+	_ [0]struct{} = [classExtd - windows.FileIdExtdDirectoryInfo]struct{}{}
+	_ [0]struct{} = [classExtdRestart - windows.FileIdExtdDirectoryRestartInfo]struct{}{}
+	_ [0]struct{} = [errFileNotFound - windows.ERROR_FILE_NOT_FOUND]struct{}{}
+	_ [0]struct{} = [errNoMoreFiles - windows.ERROR_NO_MORE_FILES]struct{}{}
+	_ [0]struct{} = [errNotSupported - windows.ERROR_NOT_SUPPORTED]struct{}{}
+	_ [0]struct{} = [errInvalidParameter - windows.ERROR_INVALID_PARAMETER]struct{}{}
+	_ [0]struct{} = [errInvalidLevel - windows.ERROR_INVALID_LEVEL]struct{}{}
+	_ [0]struct{} = [errMoreData - windows.ERROR_MORE_DATA]struct{}{}
 )
 
 func (l *Lister) appendHandle(dst []Entry, fd uintptr, name string) ([]Entry, error) {
-	s := &l.sys
-	if len(s.buf) < windowsBufSize {
-		s.buf = make([]byte, windowsBufSize)
-	}
-	l.resetNames()
 	h := windows.Handle(fd)
-	extd := !l.Names
-	restart := l.Rewind
-	skip := 0 // records to drop after a restart, already appended
-	listed := 0
-	for {
-		class := uint32(classFull)
-		switch {
-		case extd && restart:
-			class = classExtdRestart
-		case extd:
-			class = classExtd
-		case restart:
-			class = classFullRestart
-		}
-		err := windows.GetFileInformationByHandleEx(h, class, &s.buf[0], uint32(len(s.buf)))
-		switch {
-		case err == nil:
-		case errors.Is(err, windows.ERROR_NO_MORE_FILES):
-			return dst, nil
-		case errors.Is(err, windows.ERROR_FILE_NOT_FOUND) && restart:
-			return dst, nil // an empty directory, as Go's os package takes it
-		case errors.Is(err, windows.ERROR_INVALID_PARAMETER) && extd:
-			extd = false // the volume refuses the file id: the FULL class
-			continue
-		case errors.Is(err, windows.ERROR_MORE_DATA) && len(s.buf) < 1<<20:
-			// The next record did not fit: list again from the first
-			// entry with a larger buffer, dropping those already listed.
-			s.buf = make([]byte, 2*len(s.buf))
-			restart, skip, listed = true, listed, 0
-			moreDataRestarts.Add(1)
-			continue
-		default:
-			return dst, &os.PathError{Op: "GetFileInformationByHandleEx", Path: name, Err: err}
-		}
-		restart = false
-		s.recs, err = parseDirInfo(s.recs[:0], s.buf, extd)
-		if err != nil {
-			return dst, &os.PathError{Op: "GetFileInformationByHandleEx", Path: name, Err: err}
-		}
-		recs := s.recs
-		listed += len(recs)
-		if skip > 0 {
-			n := min(skip, len(recs))
-			recs, skip = recs[n:], skip-n
-		}
-		dst = l.appendInfos(dst, recs, extd)
+	dst, err := l.queryDir(dst, &l.sys.dirQuery, func(class uint32, buf []byte) error {
+		return windows.GetFileInformationByHandleEx(h, class, &buf[0], uint32(len(buf)))
+	})
+	if err != nil {
+		return dst, &os.PathError{Op: "GetFileInformationByHandleEx", Path: name, Err: err}
 	}
-}
-
-// appendInfos appends one Entry per record, the names of the batch
-// sharing one allocation.
-func (l *Lister) appendInfos(dst []Entry, recs []dirInfo, extd bool) []Entry {
-	if len(recs) == 0 {
-		return dst
-	}
-	total := 0
-	for i := range recs {
-		total += wtf8Len(recs[i].name)
-	}
-	names := l.nameSpace(total)
-	for i := range recs {
-		names = appendWTF8(names, recs[i].name)
-	}
-	all := unsafe.String(unsafe.SliceData(names), len(names))
-	dst = grow(dst, len(recs))
-	off := 0
-	for i := range recs {
-		r := &recs[i]
-		n := wtf8Len(r.name)
-		e := Entry{Name: all[off : off+n], Type: dirInfoType(r.attrs, r.reparseTag)}
-		off += n
-		if e.Type == 0 && !l.Names {
-			e.Size = r.endOfFile
-			e.ModTimeNanos = filetimeNanos(r.lastWrite)
-			if r.change != 0 {
-				e.ChangeTimeNanos = filetimeNanos(r.change)
-			}
-			if extd {
-				e.FileID = fileID64(r.fileID)
-			}
-			e.Allocated = r.allocSize
-		}
-		dst = append(dst, e)
-	}
-	return dst
+	return dst, nil
 }
 
 // stat fills each regular file's entry from a handle to it, with the
