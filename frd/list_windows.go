@@ -61,9 +61,10 @@ func (l *Lister) stat(entries []Entry, _ uintptr, dir string) ([]Entry, error) {
 	for _, e := range entries {
 		if e.Type.IsRegular() {
 			var err error
-			e, err = statFile(e.Name, joinName(dir, e.Name))
+			name := e.Name
+			e, err = statFile(name, joinName(dir, name))
 			if errors.Is(err, fs.ErrNotExist) {
-				l.vanish(e.Name)
+				l.vanish(name)
 				continue
 			}
 			if err != nil {

@@ -1,16 +1,21 @@
 package frd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"golang.org/x/sys/windows"
 )
 
 // TestWindowsMoreData lists with a buffer that holds a few records, so the
 // listing meets ERROR_MORE_DATA and must list again without losing or
-// repeating an entry.
+// repeating an entry: under Rewind, which knows where the scan began.
+// Without it, the handle's position is not known, and the listing fails
+// rather than list entries again (dirquery_test.go has the protocol).
 func TestWindowsMoreData(t *testing.T) {
 	dir := tempDir(t)
 	for i := range 60 {
@@ -20,10 +25,14 @@ func TestWindowsMoreData(t *testing.T) {
 	windowsBufSize = 100 // less than one record: ERROR_MORE_DATA at once
 	defer func() { windowsBufSize = old }()
 	moreDataRestarts.Store(0)
-	var l Lister
 	f, err := os.Open(dir)
 	must(t, err)
 	defer f.Close()
+	var plain Lister
+	if _, err := plain.AppendDir(nil, f); !errors.Is(err, windows.ERROR_MORE_DATA) {
+		t.Errorf("without Rewind: %v, want ERROR_MORE_DATA", err)
+	}
+	l := Lister{Rewind: true}
 	entries, err := l.AppendDir(nil, f)
 	must(t, err)
 	checkSameAsOS(t, dir, entries)
