@@ -2,6 +2,7 @@ package frd
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io/fs"
 	"math/bits"
 
@@ -81,7 +82,6 @@ const (
 	attrRecordMinLen      = 4 + attributeSetSize + 8
 	attrReferenceSize     = 8 // attrreference_t: i32 offset, u32 length
 	attrTimespecSize      = 16
-	attrMaxName           = 765 // NAME_MAX UTF-16 units as UTF-8: 255 * 3
 )
 
 // The request a full listing makes: name, type, device, times, file id,
@@ -211,7 +211,7 @@ func parseAttrRecord(buf []byte, e *attrEntry) (int, error) {
 			if !ok {
 				return 0, ErrMalformed
 			}
-			e.name = name
+			e.name = name // empty: errNoName, once the rest is read
 		case attrCmnDevID:
 			e.devID = binary.LittleEndian.Uint32(v)
 		case attrCmnObjType:
@@ -249,8 +249,16 @@ func parseAttrRecord(buf []byte, e *attrEntry) (int, error) {
 			e.dataLength = binary.LittleEndian.Uint64(v)
 		}
 	}
+	if len(e.name) == 0 {
+		return reclen, errNoName
+	}
 	return reclen, nil
 }
+
+// errNoName is a whole record whose name is empty: xnu packs "" when it
+// has no name to give. Only that entry is lost; the listing goes on and
+// then says so.
+var errNoName = fmt.Errorf("%w: an entry without a name", ErrMalformed)
 
 // attrReader hands out the fixed fields of one record in turn.
 type attrReader struct {
@@ -269,12 +277,14 @@ func (r *attrReader) next(n int) ([]byte, bool) {
 
 // attrReference resolves the attrreference_t at pos in rec: its offset is
 // relative to the reference itself and its length counts the NUL. The
-// name must lie inside the record, end in its NUL, and have no other.
+// name must lie inside the record, end in its NUL, and have no other; it
+// may be empty (the NUL alone), and as long as the record holds (xnu's
+// names fit 765 bytes, but nothing here depends on it).
 func attrReference(rec []byte, pos int) ([]byte, bool) {
 	off := int64(int32(binary.LittleEndian.Uint32(rec[pos:])))
 	n := int64(binary.LittleEndian.Uint32(rec[pos+4:]))
 	start := int64(pos) + off
-	if n < 2 || n > attrMaxName+1 || start < 0 || start+n > int64(len(rec)) {
+	if n < 1 || start < 0 || start+n > int64(len(rec)) {
 		return nil, false
 	}
 	name := rec[start : start+n]

@@ -1,8 +1,10 @@
 // Package frd lists a directory with every entry's name, type, size,
 // modification and change time and file id in one pass, using each
 // platform's bulk call: getdents64 with one statx per regular file,
-// relative to the open directory, on Linux; a portable listing with one
-// lstat per entry elsewhere.
+// relative to the open directory, on Linux; getattrlistbulk on macOS
+// (__getdirentries64 for names alone); GetFileInformationByHandleEx with
+// the ID_EXTD or FULL directory classes on Windows; and on the other
+// systems a portable listing (os.ReadDir) with one lstat per regular file.
 //
 // [ReadDir] lists a directory by name and sorts it as [os.ReadDir] does.
 // [AppendDir] lists an open directory into a slice the caller reuses, in the

@@ -46,80 +46,29 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 	return l.listBulk(dst, fd, dirName)
 }
 
-// listBulk lists with getattrlistbulk.
+// bulklist.go's errno values are macOS's own: a difference fails to build.
+var (
+	_ [0]struct{} = [darwinEACCES - unix.EACCES]struct{}{}
+	_ [0]struct{} = [darwinERANGE - unix.ERANGE]struct{}{}
+	_ [0]struct{} = [darwinENOTSUP - unix.ENOTSUP]struct{}{}
+)
+
+// listBulk lists with getattrlistbulk (bulklist.go decides).
 func (l *Lister) listBulk(dst []Entry, fd int, dirName string) ([]Entry, error) {
 	s := &l.sys
 	keepIDs := volumeKeepsIDs(fd)
-	for {
-		var n int
-		err := ignoringEINTR(func() (err error) {
-			n, err = libsystem.Getattrlistbulk(fd, unsafe.Pointer(&bulkAttrs), s.buf, 0)
-			return err
-		})
-		switch {
-		case err == unix.ENOTSUP:
-			return l.listPlain(dst, fd, dirName) // a file system without the call
-		case err == unix.ERANGE && len(s.buf) < 1<<20:
-			s.buf = make([]byte, 2*len(s.buf)) // not even one entry fitted
-			continue
-		case err != nil:
-			return dst, &os.PathError{Op: "getattrlistbulk", Path: dirName, Err: err}
-		case n == 0:
-			return dst, nil
-		}
-		s.entries = s.entries[:0]
-		namesLen := 0
-		for off, i := 0, 0; i < n; i++ {
-			s.entries = append(s.entries, attrEntry{})
-			e := &s.entries[len(s.entries)-1]
-			m, err := parseAttrRecord(s.buf[off:], e)
-			if err != nil {
-				return dst, &os.PathError{Op: "getattrlistbulk", Path: dirName, Err: err}
-			}
-			off += m
-			if isDotOrDotDot(e.name) {
-				s.entries = s.entries[:len(s.entries)-1]
-				continue
-			}
-			namesLen += len(e.name)
-		}
-		names := l.nameSpace(namesLen)
-		for i := range s.entries {
-			names = append(names, s.entries[i].name...)
-		}
-		all := unsafe.String(unsafe.SliceData(names), len(names))
-		dst = grow(dst, len(s.entries))
-		off := 0
-		for i := range s.entries {
-			e := &s.entries[i]
-			out := Entry{Name: all[off : off+len(e.name)]}
-			off += len(e.name)
-			if e.errno != 0 || e.returned.common&attrCmnObjType == 0 {
-				// An error record, or one without a type: stat it alone.
-				ok, err := l.statEntry(&out, fd, dirName, false)
-				if err != nil {
-					return dst, err
-				}
-				if ok {
-					dst = append(dst, out)
-				}
-				continue
-			}
-			out.Type = vtypeMode(e.objType)
-			if out.Type == 0 {
-				out.Size = int64(e.dataLength)
-				out.ModTimeNanos = e.modTime
-				out.ChangeTimeNanos = e.chgTime
-				if keepIDs {
-					out.FileID = e.fileID
-				}
-				out.Allocated = allocBlocks(e.allocSize) * 512
-				out.Links = uint64(e.linkCount)
-				out.Device = uint64(e.devID)
-			}
-			dst = append(dst, out)
-		}
-	}
+	return l.bulkList(dst, &s.buf, &s.entries, bulkCalls{
+		bulk: func(buf []byte) (n int, err error) {
+			err = ignoringEINTR(func() (err error) {
+				n, err = libsystem.Getattrlistbulk(fd, unsafe.Pointer(&bulkAttrs), buf, 0)
+				return err
+			})
+			return n, err
+		},
+		stat:    func(e *Entry) (bool, error) { return l.statEntry(e, fd, dirName, false) },
+		plain:   func(dst []Entry) ([]Entry, error) { return l.listPlain(dst, fd, dirName) },
+		keepIDs: keepIDs,
+	}, dirName)
 }
 
 // listNames lists with __getdirentries64, reading the end-of-directory
@@ -209,7 +158,8 @@ func (l *Lister) listPlain(dst []Entry, fd int, dirName string) ([]Entry, error)
 }
 
 // statEntry fills e from an lstat of it relative to fd: only its type
-// when typeOnly. ok is false when the entry is gone.
+// when typeOnly. ok is false when the entry is gone. Its callers apply
+// keepFileIDs, the bulk listing's rule for FileID.
 func (l *Lister) statEntry(e *Entry, fd int, dirName string, typeOnly bool) (ok bool, err error) {
 	var st unix.Stat_t
 	err = ignoringEINTR(func() error { return unix.Fstatat(fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW) })
@@ -235,8 +185,12 @@ func (l *Lister) statEntry(e *Entry, fd int, dirName string, typeOnly bool) (ok 
 
 func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) {
 	kept := entries[:0]
+	keepIDs, known := false, false
 	for _, e := range entries {
 		if e.Type.IsRegular() {
+			if !known {
+				keepIDs, known = volumeKeepsIDs(int(fd)), true
+			}
 			ok, err := l.statEntry(&e, int(fd), dir, false)
 			if err != nil {
 				return kept, err
@@ -247,6 +201,7 @@ func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) 
 		}
 		kept = append(kept, e)
 	}
+	keepFileIDs(kept, keepIDs)
 	return kept, nil
 }
 

@@ -4,9 +4,10 @@
 //
 // It reaches them the way golang.org/x/sys/unix reaches libSystem: a
 // //go:cgo_import_dynamic directive names each function and its library,
-// a one-instruction assembly trampoline jumps to it, and the runtime's
-// syscall.syscall6, reached by linkname, calls the trampoline on the
-// system stack with errno handling. x/sys v0.50.0 exports none of these
+// a one-instruction assembly trampoline jumps to it, and package
+// syscall's syscall6 (syscall6X for __getdirentries64's ssize_t), reached
+// by linkname, calls the trampoline through the runtime with errno
+// handling. x/sys v0.50.0 exports none of these
 // three (its Getdirentries is emulated over readdir_r).
 //
 // Written by hand, not generated: three functions do not repay a
