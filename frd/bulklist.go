@@ -31,11 +31,15 @@ const (
 
 // bulkList lists with c.bulk, storage in buf and recs.
 //
-//   - ENOTSUP (a file system without the call) lists by names, then a stat
-//     each; so does EACCES before any record, a directory that may be read
-//     but not searched: getattrlistbulk needs search permission,
-//     __getdirentries64 only read, and each stat then fails on its own, as
-//     on Linux, so that a walk can report each entry (du does).
+//   - ENOTSUP (a file system without the call) on the first call lists by
+//     names, then a stat of each regular file; so does EACCES on the first
+//     call, a directory that may be read but not searched: getattrlistbulk
+//     authorizes search for the whole directory before any entry
+//     (vfs_attrlist.c), __getdirentries64 needs only read. The first stat
+//     then fails with EACCES naming its file, as on Linux, and a walk that
+//     lists again entry by entry reports each (du does). Either after
+//     records is an error: the names would start at the offset the bulk
+//     calls reached.
 //   - A regular file's record that lacks an attribute its Entry needs (a
 //     volume leaves out what it does not support) is stat'ed, as is an
 //     error record or one without a type.
@@ -45,10 +49,10 @@ const (
 func (l *Lister) bulkList(dst []Entry, buf *[]byte, recs *[]attrEntry, c bulkCalls, dirName string) ([]Entry, error) {
 	start := len(dst)
 	unnamed := 0
-	for {
+	for calls := 0; ; calls++ {
 		n, err := c.bulk(*buf)
 		switch {
-		case errors.Is(err, darwinENOTSUP), errors.Is(err, darwinEACCES) && len(dst) == start:
+		case calls == 0 && (errors.Is(err, darwinENOTSUP) || errors.Is(err, darwinEACCES)):
 			dst, err = c.plain(dst)
 			keepFileIDs(dst[start:], c.keepIDs)
 			return dst, err

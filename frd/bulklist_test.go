@@ -173,6 +173,12 @@ func TestBulkSearchDenied(t *testing.T) {
 	if err != nil || !f.plained || !slices.Equal(bulkNames(es), []string{"p"}) {
 		t.Errorf("EACCES first: %q, %v, by names %v; want [p] by names", bulkNames(es), err, f.plained)
 	}
+	// After a first call of nothing but a record without a name, too.
+	f = &fakeBulk{calls: [][][]byte{{fileRecord("", false)}}, errs: []error{nil, darwinEACCES}}
+	es, err = l.bulkList(nil, &buf, &recs, f.lists(true), "d")
+	if !errors.Is(err, darwinEACCES) || f.plained {
+		t.Errorf("EACCES on the second call: %q, %v, by names %v; want the error", bulkNames(es), err, f.plained)
+	}
 	f = &fakeBulk{calls: [][][]byte{{fileRecord("a", false)}}, errs: []error{nil, darwinEACCES}}
 	es, err = l.bulkList(nil, &buf, &recs, f.lists(true), "d")
 	if !errors.Is(err, darwinEACCES) || f.plained || !slices.Equal(bulkNames(es), []string{"a"}) {

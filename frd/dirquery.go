@@ -50,10 +50,12 @@ type dirQuery struct {
 // queryDir appends the entries query reads, one call per buffer. query
 // fills buf with records of class.
 //
-//   - ERROR_FILE_NOT_FOUND is an empty directory (a volume's root): a
-//     handle's first query answers it (MS-FSA: the first query is the one
-//     without a search pattern yet, whatever the class), a later one
-//     ERROR_NO_MORE_FILES.
+//   - ERROR_FILE_NOT_FOUND before any record is an empty directory (a
+//     volume's root): a handle's first query answers it (MS-FSA: the first
+//     query is the one without a search pattern yet, whatever the class),
+//     a later one ERROR_NO_MORE_FILES. After records it is an error: it is
+//     also what STATUS_OBJECT_NAME_NOT_FOUND maps to, which a filter
+//     driver or redirector may answer.
 //   - A volume or filter driver that has no ID_EXTD class answers
 //     ERROR_INVALID_PARAMETER, ERROR_NOT_SUPPORTED or ERROR_INVALID_LEVEL:
 //     the FULL class then, without file ids.
@@ -84,7 +86,7 @@ func (l *Lister) queryDir(dst []Entry, q *dirQuery, query func(class uint32, buf
 		err := query(class, q.buf)
 		switch {
 		case err == nil:
-		case errors.Is(err, errNoMoreFiles), errors.Is(err, errFileNotFound):
+		case errors.Is(err, errNoMoreFiles), errors.Is(err, errFileNotFound) && listed == 0 && skip == 0:
 			return dst, nil
 		case extd && (errors.Is(err, errInvalidParameter) || errors.Is(err, errNotSupported) || errors.Is(err, errInvalidLevel)):
 			extd = false // the volume refuses the file id: the FULL class

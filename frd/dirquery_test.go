@@ -81,6 +81,28 @@ func TestQueryDirEmptyRoot(t *testing.T) {
 	}
 }
 
+// TestQueryDirNotFoundLater: ERROR_FILE_NOT_FOUND after records is no end
+// of the directory (a filter driver may answer it for
+// STATUS_OBJECT_NAME_NOT_FOUND): an error, with the records read before.
+func TestQueryDirNotFoundLater(t *testing.T) {
+	old := windowsBufSize
+	windowsBufSize = 120 // one record a call
+	defer func() { windowsBufSize = old }()
+	v := &fakeVolume{names: []string{"a", "b"}}
+	q := func(class uint32, buf []byte) error {
+		if v.calls == 1 {
+			v.calls++
+			return errFileNotFound
+		}
+		return v.query(class, buf)
+	}
+	var l Lister
+	es, err := l.queryDir(nil, &dirQuery{}, q)
+	if !errors.Is(err, errFileNotFound) || !slices.Equal(names(es), []string{"a"}) {
+		t.Errorf("%q, %v; want [a] and ERROR_FILE_NOT_FOUND", names(es), err)
+	}
+}
+
 // TestQueryDirNoFileIDs: a volume or filter driver without the ID_EXTD
 // class answers any of three errors; each falls back to the FULL class.
 func TestQueryDirNoFileIDs(t *testing.T) {

@@ -134,8 +134,9 @@ func (l *Lister) appendNames(dst []Entry, fd int, dirName string, buf []byte, na
 	return dst, nil
 }
 
-// listPlain lists a directory on a file system without getattrlistbulk:
-// names by __getdirentries64, then one lstat per entry.
+// listPlain lists a directory without getattrlistbulk (a file system
+// without it, or one that may be read but not searched): names and types
+// by __getdirentries64, then one lstat per regular file.
 func (l *Lister) listPlain(dst []Entry, fd int, dirName string) ([]Entry, error) {
 	start := len(dst)
 	l.Names = true
@@ -143,7 +144,7 @@ func (l *Lister) listPlain(dst []Entry, fd int, dirName string) ([]Entry, error)
 	l.Names = false
 	kept := dst[:start]
 	for _, e := range dst[start:] {
-		if err == nil {
+		if err == nil && e.Type.IsRegular() { // the others' types came with the names
 			ok, serr := l.statEntry(&e, fd, dirName, false)
 			if serr != nil {
 				return kept, serr
