@@ -215,6 +215,18 @@ func (l *Lister) AppendHandle(dst []Entry, fd uintptr, name string) ([]Entry, er
 	return l.appendHandle(dst, fd, name)
 }
 
+// AppendPart is AppendHandle reading at most one kernel buffer: on Linux
+// one getdents64, its entries appended (and stat'ed, as the Lister's
+// options ask); done reports that the directory is at its end, and a call
+// may append nothing without being done ("." and ".." alone). A caller that
+// only counts sees a huge directory a buffer at a time, and holds no more
+// than that. It reads from the descriptor's position, Rewind or not. Under
+// ReuseNames a part's names are valid until the next call. Elsewhere it
+// reads to the end for now, and reports done.
+func (l *Lister) AppendPart(dst []Entry, fd uintptr, name string) (_ []Entry, done bool, err error) {
+	return l.appendPart(dst, fd, name)
+}
+
 // Stat fills in the metadata of the regular files among entries, as a full
 // listing would have: entries from a Names listing of the open directory
 // fd (a Unix descriptor, never closed), or any part of one. It lets a

@@ -371,3 +371,38 @@ func firstDiff(a, b []string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestAppendPart reads a directory a part at a time: together the parts
+// are the directory, once each; on Linux there is more than one part for
+// a directory larger than the buffer.
+func TestAppendPart(t *testing.T) {
+	dir := tempDir(t)
+	for i := range 5000 {
+		writeFile(t, dir, fmt.Sprintf("file-%05d", i), i%7)
+	}
+	f, err := os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	l := Lister{ReuseNames: true}
+	var all []Entry
+	parts := 0
+	for {
+		part, done, err := l.AppendPart(nil, f.Fd(), dir)
+		must(t, err)
+		for _, e := range part {
+			e.Name = strings.Clone(e.Name) // valid until the next call only
+			all = append(all, e)
+		}
+		parts++
+		if done {
+			break
+		}
+		if parts > 10000 {
+			t.Fatal("never done")
+		}
+	}
+	if runtime.GOOS == "linux" && parts < 3 {
+		t.Errorf("%d parts for 5,000 entries, want one per 64 KiB", parts)
+	}
+	checkSameAsOS(t, dir, all)
+}

@@ -60,76 +60,93 @@ const statxMask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_MTIME | unix.ST
 // list reads the directory fd to its end, appending to dst. dirName is used
 // only in errors.
 func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
+	l.resetNames()
+	for {
+		var done bool
+		var err error
+		if dst, done, err = l.read(dst, fd, dirName); done || err != nil {
+			return dst, err
+		}
+	}
+}
+
+// appendPart is AppendPart on Linux: one getdents64.
+func (l *Lister) appendPart(dst []Entry, fd uintptr, name string) ([]Entry, bool, error) {
+	l.resetNames()
+	return l.read(dst, int(fd), name)
+}
+
+// read makes one getdents64 call on fd and appends its entries; done is
+// set at the directory's end.
+func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done bool, _ error) {
 	s := &l.sys
 	if s.buf == nil {
 		s.buf = make([]byte, bufSize)
 	}
-	l.resetNames()
-	for {
-		var n int
-		err := ignoringEINTR(func() (err error) {
-			n, err = unix.Getdents(fd, s.buf)
-			return err
-		})
-		if err != nil {
-			return dst, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
-		}
-		if n <= 0 {
-			return dst, nil
-		}
-		s.yield()
-		buf := s.buf[:n]
-		var namesLen int
-		s.recs, namesLen, err = parseDirent64(s.recs[:0], buf)
-		if err != nil {
-			return dst, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
-		}
-		if len(s.recs) == 0 {
+	var n int
+	err := ignoringEINTR(func() (err error) {
+		n, err = unix.Getdents(fd, s.buf)
+		return err
+	})
+	if err != nil {
+		return dst, false, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
+	}
+	if n <= 0 {
+		return dst, true, nil
+	}
+	s.yield()
+	buf := s.buf[:n]
+	var namesLen int
+	s.recs, namesLen, err = parseDirent64(s.recs[:0], buf)
+	if err != nil {
+		return dst, false, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
+	}
+	if len(s.recs) == 0 {
+		return dst, false, nil
+	}
+	if testHookAfterRead != nil {
+		testHookAfterRead()
+	}
+
+	// The names of one read share one allocation.
+	names := l.nameSpace(namesLen)
+	for _, r := range s.recs {
+		names = append(names, buf[r.nameOff:r.nameOff+uint32(r.nameLen)]...)
+	}
+	all := unsafe.String(unsafe.SliceData(names), len(names))
+
+	dst = grow(dst, len(s.recs))
+	off := 0
+	for _, r := range s.recs {
+		e := Entry{Name: all[off : off+int(r.nameLen)]}
+		off += int(r.nameLen)
+		typ, known := direntType(r.typ)
+		if known && (typ != 0 || l.Names) {
+			e.Type = typ
+			dst = append(dst, e)
 			continue
 		}
-		if testHookAfterRead != nil {
-			testHookAfterRead()
+		mask := statxMask
+		if l.Names {
+			mask = unix.STATX_TYPE
 		}
-
-		// The names of one read share one allocation.
-		names := l.nameSpace(namesLen)
-		for _, r := range s.recs {
-			names = append(names, buf[r.nameOff:r.nameOff+uint32(r.nameLen)]...)
+		// The name is NUL-terminated in the buffer, so statx takes it
+		// from there without a copy.
+		err := ignoringEINTR(func() error { return statxAt(fd, &buf[r.nameOff], mask, &s.stx) })
+		if err == unix.ENOENT {
+			l.vanish(e.Name)
+			continue // removed since the read
 		}
-		all := unsafe.String(unsafe.SliceData(names), len(names))
-
-		dst = grow(dst, len(s.recs))
-		off := 0
-		for _, r := range s.recs {
-			e := Entry{Name: all[off : off+int(r.nameLen)]}
-			off += int(r.nameLen)
-			typ, known := direntType(r.typ)
-			if known && (typ != 0 || l.Names) {
-				e.Type = typ
-				dst = append(dst, e)
-				continue
-			}
-			mask := statxMask
-			if l.Names {
-				mask = unix.STATX_TYPE
-			}
-			// The name is NUL-terminated in the buffer, so statx takes it
-			// from there without a copy.
-			err := ignoringEINTR(func() error { return statxAt(fd, &buf[r.nameOff], mask, &s.stx) })
-			if err == unix.ENOENT {
-				l.vanish(e.Name)
-				continue // removed since the read
-			}
-			if err != nil {
-				return dst, &os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}
-			}
-			e.Type = modeType(uint32(s.stx.Mode))
-			if e.Type == 0 && !l.Names {
-				fillStatx(&e, &s.stx)
-			}
-			dst = append(dst, e)
+		if err != nil {
+			return dst, false, &os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}
 		}
+		e.Type = modeType(uint32(s.stx.Mode))
+		if e.Type == 0 && !l.Names {
+			fillStatx(&e, &s.stx)
+		}
+		dst = append(dst, e)
 	}
+	return dst, false, nil
 }
 
 func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) {

@@ -77,3 +77,9 @@ func (l *Lister) stat(entries []Entry, _ uintptr, dir string) ([]Entry, error) {
 func (l *Lister) appendHandle(dst []Entry, fd uintptr, name string) ([]Entry, error) {
 	return dst, &os.PathError{Op: "readdir", Path: name, Err: errors.ErrUnsupported}
 }
+
+// appendPart is appendHandle's, unsupported here.
+func (l *Lister) appendPart(dst []Entry, fd uintptr, name string) ([]Entry, bool, error) {
+	dst, err := l.appendHandle(dst, fd, name)
+	return dst, true, err
+}
