@@ -92,3 +92,9 @@ func handleFd(f handle) uintptr {
 	}
 	return f.Fd()
 }
+
+// listPartHandle reads the whole directory as its one part.
+func listPartHandle(l *frd.Lister, dst []frd.Entry, f handle, path string) ([]frd.Entry, bool, error) {
+	dst, err := listHandle(l, dst, f, path)
+	return dst, true, err
+}

@@ -57,6 +57,15 @@ var stopKinds = []struct {
 			return nil
 		})
 	}},
+	{"DirFunc error under Batches", func(root string) error {
+		var n atomic.Int32
+		return Dirs(context.Background(), root, &Options{Batches: true, StatAll: true}, func(d *Dir) error {
+			if n.Add(1) == 30 {
+				return errors.New("enough")
+			}
+			return nil
+		})
+	}},
 	{"Post error", func(root string) error {
 		var n atomic.Int32
 		return Dirs(context.Background(), root, &Options{Post: func(d *Dir) error {
@@ -198,7 +207,7 @@ func TestLowFileLimit(t *testing.T) {
 	mkChain(t, root, "a", 120, true)
 	bushy := bushyTree(t, 8)
 	must(t, os.Rename(bushy, filepath.Join(root, "bushy")))
-	variants := []Options{{}, {StatAll: true, SplitDirSize: 1}}
+	variants := []Options{{}, {StatAll: true, SplitDirSize: 1}, {StatAll: true, SplitDirSize: 1, Batches: true}}
 	var want []string
 	for _, o := range variants {
 		want = append(want, countTree(t, root, &o))
@@ -230,7 +239,9 @@ func countTree(t *testing.T, root string, opts *Options) string {
 		return nil
 	}
 	err := Dirs(context.Background(), root, &o, func(d *Dir) error {
-		dirs.Add(1)
+		if d.Batch == 0 { // one call per part under Batches
+			dirs.Add(1)
+		}
 		for _, e := range d.Entries {
 			entries.Add(1)
 			size.Add(e.Size)

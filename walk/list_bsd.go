@@ -71,3 +71,9 @@ func statEntries(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]
 	}
 	return kept, nil
 }
+
+// listPartHandle reads the whole directory as its one part.
+func listPartHandle(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.Entry, bool, error) {
+	dst, err := listHandle(l, dst, fd, path)
+	return dst, true, err
+}

@@ -17,3 +17,9 @@ func listHandle(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.E
 func statEntries(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]frd.Entry, error) {
 	return l.Stat(entries, uintptr(fd), path)
 }
+
+// listPartHandle reads one part of the directory: one kernel buffer on
+// Linux (frd's AppendPart).
+func listPartHandle(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.Entry, bool, error) {
+	return l.AppendPart(dst, uintptr(fd), path)
+}

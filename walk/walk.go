@@ -104,6 +104,17 @@ type Options struct {
 	// the walk; another non-nil error ends it and is returned.
 	Post func(d *Dir) error
 
+	// Batches passes each directory to the DirFunc in parts, one call per
+	// kernel buffer read (on Linux; elsewhere a directory is one part), so
+	// that a consumer that only counts, as du -s does, never holds a huge
+	// directory's listing: Dir.Entries is then the part, Dir.Batch numbers
+	// the calls from 0 and Dir.More reports that parts follow. SkipDir
+	// from any part ends the directory: no more of it is read, and none
+	// of its subdirectories is walked. The files of a part of a directory
+	// over SplitDirSize are stat'ed across the workers. Ignored under
+	// Sorted, which needs the whole listing.
+	Batches bool
+
 	// ReportVanished reports each entry removed between its directory's
 	// listing and its stat, as an error wrapping fs.ErrNotExist (ENOENT):
 	// du says it cannot access it. Without it such an entry is left out
@@ -192,6 +203,10 @@ type Dir struct {
 	// Data is the caller's, for carrying state from the DirFunc to Post
 	// and from a directory to its parent. The walk never touches it.
 	Data any
+	// Batch numbers the DirFunc's calls for this directory under
+	// Options.Batches, from 0; More is set when more parts follow.
+	Batch int
+	More  bool
 
 	fd handle // the open directory, during the DirFunc
 }
@@ -462,6 +477,10 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		w.finish(n)
 		return entries
 	}
+	if w.opts.Batches && !w.opts.Sorted {
+		entries, kept = w.visitBatches(l, entries, n, fd)
+		return entries
+	}
 	entries, ok := w.list(l, entries[:0], n, fd)
 	if !ok {
 		return entries
@@ -478,9 +497,21 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 	}
 
 	var subdirs []*node
-	if ferr == nil && (w.opts.MaxDepth <= 0 || d.Depth < w.opts.MaxDepth) {
+	if ferr == nil && w.descends(d) {
 		subdirs = w.subdirs(n, fd, left)
 	}
+	kept = w.queue(n, fd, subdirs)
+	return entries[:0]
+}
+
+// descends reports whether d's subdirectories are walked, by MaxDepth.
+func (w *walker) descends(d *Dir) bool {
+	return w.opts.MaxDepth <= 0 || d.Depth < w.opts.MaxDepth
+}
+
+// queue queues n's subdirectories, keeping n's descriptor for them if the
+// budget allows (it reports whether it did), and finishes n's own visit.
+func (w *walker) queue(n *node, fd handle, subdirs []*node) (kept bool) {
 	if len(subdirs) > 0 {
 		n.hasSubs = true
 		n.unopened.Store(int32(len(subdirs)))
@@ -491,7 +522,143 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		w.push(subdirs)
 	}
 	w.finish(n)
-	return entries[:0]
+	return kept
+}
+
+// visitBatches is visit's listing under Options.Batches: a DirFunc call
+// per part, the subdirectories queued once the directory is read.
+func (w *walker) visitBatches(l *frd.Lister, entries []frd.Entry, n *node, fd handle) ([]frd.Entry, bool) {
+	d := &n.dir
+	var subdirs []*node
+	for batch := 0; ; batch++ {
+		part, done, ok := w.listPart(l, entries[:0], n, fd)
+		entries = part
+		if !ok {
+			return entries[:0], false
+		}
+		d.Entries, d.fd, d.Batch, d.More = part, fd, batch, !done
+		n.visited = true
+		ferr := w.fn(d)
+		left := d.Entries
+		d.Entries, d.fd = nil, noHandle
+		if ferr != nil && ferr != fs.SkipDir {
+			w.stop(ferr)
+			return entries[:0], false
+		}
+		if ferr == fs.SkipDir {
+			subdirs = nil // none walked, and no more read
+			break
+		}
+		if w.descends(d) {
+			subdirs = append(subdirs, w.subdirs(n, fd, left)...)
+		}
+		if done {
+			break
+		}
+	}
+	return entries[:0], w.queue(n, fd, subdirs)
+}
+
+// listPart reads one part of the open directory n: names (and types) from
+// one kernel buffer, then each regular file stat'ed on its own, unless
+// Names, across the workers for a directory over SplitDirSize. An entry
+// that fails is reported and left out, as listEach leaves it out. ok is
+// false when OnError ended the walk.
+func (w *walker) listPart(l *frd.Lister, dst []frd.Entry, n *node, fd handle) (part []frd.Entry, done, ok bool) {
+	d := &n.dir
+	if w.opts.ReportVanished {
+		l.Vanished = func(name string) {
+			p := joinPath(d.Path, name)
+			w.report(d, p, d.Depth, &os.PathError{Op: "stat", Path: p, Err: syscall.ENOENT})
+		}
+		defer func() { l.Vanished = nil }()
+	}
+	names := w.opts.Names
+	l.Names = true
+	part, done, err := listPartHandle(l, dst, fd, d.Path)
+	l.Names = names
+	if err != nil {
+		d.Err = err
+		if !w.report(d, errPath(err, d.Path), d.Depth, err) {
+			return part, done, false
+		}
+		done = true // the rest cannot be read
+	}
+	if !names {
+		var errs []error
+		if w.splitAt > 0 && d.Info.Size >= w.splitAt && w.opts.Workers > 1 {
+			part, errs = w.statSplit(l, part, fd, d.Path)
+		} else {
+			part, errs = statEach(l, part, fd, d.Path)
+		}
+		for _, err := range errs {
+			if !w.report(d, errPath(err, d.Path), d.Depth, err) {
+				return part, done, false
+			}
+		}
+	}
+	part, ok = w.finishListing(n, fd, part)
+	return part, done, ok
+}
+
+// statEach stats each regular file of entries on its own, leaving out and
+// returning the errors of those that fail (and leaving out those gone).
+func statEach(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]frd.Entry, []error) {
+	var errs []error
+	k := 0
+	for i := range entries {
+		e := entries[i]
+		if e.Type.IsRegular() {
+			one, err := statEntries(l, entries[i:i+1], fd, path)
+			if err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					errs = append(errs, err)
+				}
+				continue
+			}
+			if len(one) == 0 {
+				continue // removed since the listing
+			}
+			e = one[0]
+		}
+		entries[k] = e
+		k++
+	}
+	return entries[:k], errs
+}
+
+// statSplit is statEach across Workers goroutines, each with a Lister of
+// its own, the part kept in its order.
+func (w *walker) statSplit(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]frd.Entry, []error) {
+	k := w.opts.Workers
+	chunk := (len(entries) + k - 1) / k
+	if chunk == 0 {
+		return entries, nil
+	}
+	parts := make([][]frd.Entry, k)
+	errs := make([][]error, k)
+	var wg sync.WaitGroup
+	for i := 1; i < k; i++ {
+		lo, hi := min(i*chunk, len(entries)), min((i+1)*chunk, len(entries))
+		if lo == hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			own := frd.Lister{Vanished: l.Vanished}
+			parts[i], errs[i] = statEach(&own, entries[lo:hi], fd, path)
+		}()
+	}
+	parts[0], errs[0] = statEach(l, entries[:min(chunk, len(entries))], fd, path)
+	wg.Wait()
+	n := 0
+	var all []error
+	for i, p := range parts {
+		n += copy(entries[n:], p)
+		all = append(all, errs[i]...)
+	}
+	return entries[:n], all
 }
 
 // enter stats the open directory n and decides whether to list it: not
@@ -551,6 +718,14 @@ func (w *walker) list(l *frd.Lister, entries []frd.Entry, n *node, fd handle) ([
 			return entries, false
 		}
 	}
+	return w.finishListing(n, fd, entries)
+}
+
+// finishListing stats what StatAll asks of a listing, drops the hard links
+// seen before under HardLinksOnce, and sorts under Sorted. It returns false
+// when OnError ended the walk.
+func (w *walker) finishListing(n *node, fd handle, entries []frd.Entry) ([]frd.Entry, bool) {
+	d := &n.dir
 	if w.opts.StatAll {
 		k := 0 // entries kept; they move down only after one is left out
 		for i := range entries {

@@ -57,6 +57,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,
 		Reuse:          true, // nothing here keeps a name or a Dir
+		Batches:        true, // a huge directory is counted a buffer at a time
 		DetectMoves:    true,
 		ReportVanished: true,
 		OnError: func(e *walk.Error) error {
@@ -99,14 +100,17 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 		},
 	}
 	err := walk.Dirs(ctx, root, opts, func(d *walk.Dir) error {
-		d.Data = true
-		if s.cfg.hashAll && !s.cfg.countLinks && links.Seen(d.Info.Device, d.Info.FileID) {
-			if d.Parent == nil {
-				counted = false
+		var local usage
+		if d.Batch == 0 { // the directory itself, with its first part
+			d.Data = true
+			if s.cfg.hashAll && !s.cfg.countLinks && links.Seen(d.Info.Device, d.Info.FileID) {
+				if d.Parent == nil {
+					counted = false
+				}
+				return fs.SkipDir
 			}
-			return fs.SkipDir
+			local = s.entryUsage(&d.Info, d)
 		}
-		local := s.entryUsage(&d.Info, d)
 		listed := len(d.Entries)
 		s.entries(d, func(*frd.Entry) {},
 			func(e *frd.Entry, path string) {

@@ -1,0 +1,131 @@
+package walk
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// batchTree is a directory of 6,000 files (several kernel buffers) with
+// subdirectories, beside a small one.
+func batchTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{"big/s1", "big/s2/deep", "small"} {
+		must(t, os.MkdirAll(filepath.Join(root, d), 0o755))
+	}
+	for i := range 6000 {
+		must(t, os.WriteFile(filepath.Join(root, "big", fmt.Sprintf("file-with-a-name-%05d", i)), make([]byte, i%9), 0o644))
+	}
+	for _, f := range []string{"big/s1/a", "big/s2/deep/b", "small/c"} {
+		must(t, os.WriteFile(filepath.Join(root, f), []byte("xy"), 0o644))
+	}
+	must(t, os.Symlink("nowhere", filepath.Join(root, "big", "link")))
+	return root
+}
+
+// listingOf walks root and returns each directory's entries (name, size,
+// type), sorted, joined from all its parts; and each directory's parts.
+func listingOf(t *testing.T, root string, opts Options) (map[string]string, map[string]int) {
+	t.Helper()
+	var mu sync.Mutex
+	got := map[string][]string{}
+	parts := map[string]int{}
+	lastSeen := map[string]bool{}
+	opts.Post = func(d *Dir) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if !lastSeen[d.Path] {
+			t.Errorf("%s: Post before its last part", d.Path)
+		}
+		return nil
+	}
+	err := Dirs(context.Background(), root, &opts, func(d *Dir) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if d.Batch != parts[d.Path] {
+			t.Errorf("%s: part %d after %d parts", d.Path, d.Batch, parts[d.Path])
+		}
+		parts[d.Path]++
+		lastSeen[d.Path] = !d.More
+		for _, e := range d.Entries {
+			got[d.Path] = append(got[d.Path], fmt.Sprintf("%s %d %v", e.Name, e.Size, e.Type))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for p, es := range got {
+		slices.Sort(es)
+		out[p] = strings.Join(es, "\n")
+	}
+	return out, parts
+}
+
+// TestBatches: under Batches the parts of each directory are its listing,
+// each entry once, whatever the workers and the split; a directory of
+// several buffers comes in several parts on Linux; Post comes after the
+// last part.
+func TestBatches(t *testing.T) {
+	root := batchTree(t)
+	want, _ := listingOf(t, root, Options{Workers: 1, StatAll: true})
+	for _, opts := range []Options{
+		{Batches: true, Workers: 1, StatAll: true},
+		{Batches: true, Workers: 3, StatAll: true},
+		{Batches: true, Workers: 2, StatAll: true, SplitDirSize: 1},
+		{Batches: true, Workers: 2, StatAll: true, HardLinksOnce: true, Reuse: true},
+	} {
+		got, parts := listingOf(t, root, opts)
+		if len(got) != len(want) {
+			t.Errorf("%+v: %d directories, want %d", opts, len(got), len(want))
+		}
+		for p, w := range want {
+			if got[p] != w {
+				t.Errorf("%+v: %s differs from the whole listing", opts, p)
+			}
+		}
+		if big := parts[filepath.Join(root, "big")]; runtime.GOOS == "linux" && big < 3 {
+			t.Errorf("%+v: big came in %d parts", opts, big)
+		}
+	}
+}
+
+// TestBatchesSkipDir: SkipDir from a directory's first part reads no more
+// of it and walks none of its subdirectories.
+func TestBatchesSkipDir(t *testing.T) {
+	root := batchTree(t)
+	big := filepath.Join(root, "big")
+	var mu sync.Mutex
+	var seen []string
+	calls := 0
+	err := Dirs(context.Background(), root, &Options{Batches: true, Workers: 2}, func(d *Dir) error {
+		mu.Lock()
+		defer mu.Unlock()
+		seen = append(seen, d.Path)
+		if d.Path == big {
+			calls++
+			return fs.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range seen {
+		if strings.HasPrefix(p, big+string(filepath.Separator)) {
+			t.Errorf("%s walked after SkipDir", p)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("big: %d parts after SkipDir, want 1", calls)
+	}
+}
