@@ -184,6 +184,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,
 		Reuse:          true, // the tree keeps copies of the names, and no Dir
+		Batches:        true, // a huge directory's listing is never held whole
 		DetectMoves:    true,
 		ReportVanished: true, // du cannot access what went between the listing and the stat
 		OnError: func(e *walk.Error) error {
@@ -193,15 +194,17 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 	}
 	err := walk.Dirs(ctx, root, opts, func(d *walk.Dir) error {
 		n := s.nodeOf(top, d)
-		n.state = visited
-		n.dev, n.ino = d.Info.Device, d.Info.FileID
-		if first := s.walkedBefore(n, d.Path, n.dev, n.ino); first != nil {
-			n.same = first
-			return fs.SkipDir
+		if d.Batch == 0 { // the directory itself, with its first part
+			n.state = visited
+			n.dev, n.ino = d.Info.Device, d.Info.FileID
+			if first := s.walkedBefore(n, d.Path, n.dev, n.ino); first != nil {
+				n.same = first
+				return fs.SkipDir
+			}
+			s.listed.Add(1)
+			n.own = s.entryUsage(&d.Info, d)
 		}
-		s.listed.Add(1)
-		n.own = s.entryUsage(&d.Info, d)
-		n.nentries = len(d.Entries)
+		n.nentries += len(d.Entries)
 		var bytes uint64
 		s.entries(d,
 			func(e *frd.Entry) { // under -L, a symbolic link to a directory too
