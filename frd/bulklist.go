@@ -123,7 +123,7 @@ func (l *Lister) appendAttrs(dst []Entry, recs []attrEntry, c bulkCalls) ([]Entr
 		off += len(e.name)
 		if e.errno != 0 || e.returned.common&attrCmnObjType == 0 || vtypeMode(e.objType) == 0 && !e.complete(c.keepIDs) {
 			ok, err := c.stat(&out)
-			if err != nil {
+			if err != nil && !l.fail(err) {
 				return dst, err
 			}
 			if ok {

@@ -170,6 +170,13 @@ type Lister struct {
 	// not know.
 	Vanished func(name string)
 
+	// Failed, when set, is given the error (an *os.PathError naming the
+	// entry) of each entry whose stat fails for another reason, and the
+	// entry is left out while the call goes on, rather than ending with
+	// that error. A walk reports each (du does, for a directory that may
+	// be read but not searched).
+	Failed func(err error)
+
 	//lint:ignore U1000 the portable fallback's names come from package os
 	names []byte // the names' storage under ReuseNames
 	//lint:ignore U1000 the portable fallback has no buffers
@@ -183,6 +190,15 @@ func (l *Lister) vanish(name string) {
 	if l.Vanished != nil {
 		l.Vanished(name)
 	}
+}
+
+// fail hands err to Failed and reports whether the call goes on.
+func (l *Lister) fail(err error) bool {
+	if l.Failed == nil {
+		return false
+	}
+	l.Failed(err)
+	return true
 }
 
 // noCopy makes go vet's copylocks check report a Lister copied by value.

@@ -120,7 +120,7 @@ func (l *Lister) appendNames(dst []Entry, fd int, dirName string, buf []byte, na
 		typ, known := direntType(r.typ)
 		if !known {
 			ok, err := l.statEntry(&e, fd, dirName, true)
-			if err != nil {
+			if err != nil && !l.fail(err) {
 				return dst, err
 			}
 			if !ok {
@@ -146,7 +146,7 @@ func (l *Lister) listPlain(dst []Entry, fd int, dirName string) ([]Entry, error)
 	for _, e := range dst[start:] {
 		if err == nil && e.Type.IsRegular() { // the others' types came with the names
 			ok, serr := l.statEntry(&e, fd, dirName, false)
-			if serr != nil {
+			if serr != nil && !l.fail(serr) {
 				return kept, serr
 			}
 			if !ok {
@@ -193,7 +193,7 @@ func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) 
 				keepIDs, known = volumeKeepsIDs(int(fd)), true
 			}
 			ok, err := l.statEntry(&e, int(fd), dir, false)
-			if err != nil {
+			if err != nil && !l.fail(err) {
 				return kept, err
 			}
 			if !ok {

@@ -138,7 +138,10 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done bool
 			continue // removed since the read
 		}
 		if err != nil {
-			return dst, false, &os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}
+			if perr := (&os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}); !l.fail(perr) {
+				return dst, false, perr
+			}
+			continue
 		}
 		e.Type = modeType(uint32(s.stx.Mode))
 		if e.Type == 0 && !l.Names {
@@ -165,7 +168,10 @@ func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) 
 			continue
 		}
 		if err != nil {
-			return kept, &os.PathError{Op: "statx", Path: joinName(dir, e.Name), Err: err}
+			if perr := (&os.PathError{Op: "statx", Path: joinName(dir, e.Name), Err: err}); !l.fail(perr) {
+				return kept, perr
+			}
+			continue
 		}
 		e = Entry{Name: e.Name, Type: modeType(uint32(s.stx.Mode))}
 		if e.Type == 0 {

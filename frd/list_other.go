@@ -33,6 +33,9 @@ func (l *Lister) appendFile(dst []Entry, f *os.File) ([]Entry, error) {
 				continue // removed since the read
 			}
 			if err != nil {
+				if l.fail(err) {
+					continue
+				}
 				return dst, err
 			}
 			fillInfo(&e, fi)
@@ -65,6 +68,9 @@ func (l *Lister) stat(entries []Entry, _ uintptr, dir string) ([]Entry, error) {
 			continue
 		}
 		if err != nil {
+			if l.fail(err) {
+				continue
+			}
 			return kept, err
 		}
 		e = Entry{Name: e.Name}

@@ -68,6 +68,9 @@ func (l *Lister) stat(entries []Entry, _ uintptr, dir string) ([]Entry, error) {
 				continue
 			}
 			if err != nil {
+				if l.fail(err) {
+					continue
+				}
 				return kept, err
 			}
 		}

@@ -58,6 +58,10 @@ func statEntries(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]
 				continue // removed since the listing
 			}
 			if err != nil {
+				if l.Failed != nil {
+					l.Failed(err) // left out, the rest stat'ed
+					continue
+				}
 				return kept, err
 			}
 			name := e.Name

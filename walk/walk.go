@@ -559,11 +559,12 @@ func (w *walker) visitBatches(l *frd.Lister, entries []frd.Entry, n *node, fd ha
 	return entries[:0], w.queue(n, fd, subdirs)
 }
 
-// listPart reads one part of the open directory n: names (and types) from
-// one kernel buffer, then each regular file stat'ed on its own, unless
-// Names, across the workers for a directory over SplitDirSize. An entry
-// that fails is reported and left out, as listEach leaves it out. ok is
-// false when OnError ended the walk.
+// listPart reads one part of the open directory n: one kernel buffer,
+// its regular files stat'ed as frd lists them (unless Names), or for a
+// directory over SplitDirSize its names first and then the stats across
+// the workers. An entry whose stat fails is reported and left out, the
+// rest kept (frd's Lister.Failed), as listEach does for a whole listing.
+// ok is false when OnError ended the walk.
 func (w *walker) listPart(l *frd.Lister, dst []frd.Entry, n *node, fd handle) (part []frd.Entry, done, ok bool) {
 	d := &n.dir
 	if w.opts.ReportVanished {
@@ -574,57 +575,41 @@ func (w *walker) listPart(l *frd.Lister, dst []frd.Entry, n *node, fd handle) (p
 		defer func() { l.Vanished = nil }()
 	}
 	names := w.opts.Names
-	l.Names = true
+	split := !names && w.splitAt > 0 && d.Info.Size >= w.splitAt && w.opts.Workers > 1
+	var errs []error
+	l.Names, l.Failed = names || split, func(err error) { errs = append(errs, err) }
 	part, done, err := listPartHandle(l, dst, fd, d.Path)
-	l.Names = names
+	l.Names, l.Failed = names, nil
 	if err != nil {
 		d.Err = err
-		if !w.report(d, errPath(err, d.Path), d.Depth, err) {
-			return part, done, false
-		}
+		errs = append(errs, err)
 		done = true // the rest cannot be read
 	}
-	if !names {
-		var errs []error
-		if w.splitAt > 0 && d.Info.Size >= w.splitAt && w.opts.Workers > 1 {
-			part, errs = w.statSplit(l, part, fd, d.Path)
-		} else {
-			part, errs = statEach(l, part, fd, d.Path)
-		}
-		for _, err := range errs {
-			if !w.report(d, errPath(err, d.Path), d.Depth, err) {
-				return part, done, false
-			}
+	if split {
+		var more []error
+		part, more = w.statSplit(l, part, fd, d.Path)
+		errs = append(errs, more...)
+	}
+	for _, err := range errs {
+		if !w.report(d, errPath(err, d.Path), d.Depth, err) {
+			return part, done, false
 		}
 	}
 	part, ok = w.finishListing(n, fd, part)
 	return part, done, ok
 }
 
-// statEach stats each regular file of entries on its own, leaving out and
-// returning the errors of those that fail (and leaving out those gone).
+// statEach stats the regular files of entries, leaving out and returning
+// the errors of those that fail (and leaving out those gone).
 func statEach(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]frd.Entry, []error) {
 	var errs []error
-	k := 0
-	for i := range entries {
-		e := entries[i]
-		if e.Type.IsRegular() {
-			one, err := statEntries(l, entries[i:i+1], fd, path)
-			if err != nil {
-				if !errors.Is(err, fs.ErrNotExist) {
-					errs = append(errs, err)
-				}
-				continue
-			}
-			if len(one) == 0 {
-				continue // removed since the listing
-			}
-			e = one[0]
-		}
-		entries[k] = e
-		k++
+	l.Failed = func(err error) { errs = append(errs, err) }
+	kept, err := statEntries(l, entries, fd, path)
+	l.Failed = nil
+	if err != nil {
+		errs = append(errs, err)
 	}
-	return entries[:k], errs
+	return kept, errs
 }
 
 // statSplit is statEach across Workers goroutines, each with a Lister of
