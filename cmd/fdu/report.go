@@ -46,11 +46,15 @@ func (r *reporter) firstSeen(dev, ino uint64) bool {
 	return !r.links.Seen(dev, ino)
 }
 
-func (r *reporter) print(u usage, path string) {
+func (r *reporter) print(u usage, path string) { r.printIn(u, path, "") }
+
+// printIn prints the line of dir/name (of dir, with no name) without
+// joining them first: -a prints a line per file.
+func (r *reporter) printIn(u usage, dir, name string) {
 	if v, t := r.value(u), r.cfg.threshold; t < 0 && v > uint64(-t) || t >= 0 && v < uint64(t) {
 		return
 	}
-	r.line(u, path)
+	r.lineIn(u, dir, name)
 }
 
 // value is what a line shows of u: bytes, or inodes under --inodes.
@@ -62,7 +66,9 @@ func (r *reporter) value(u usage) uint64 {
 }
 
 // line prints a line whatever the threshold, as du prints its total.
-func (r *reporter) line(u usage, path string) {
+func (r *reporter) line(u usage, path string) { r.lineIn(u, path, "") }
+
+func (r *reporter) lineIn(u usage, path, name string) {
 	r.out.WriteString(r.cfg.unit.format(r.value(u)))
 	if r.cfg.showTime {
 		r.out.WriteByte('\t')
@@ -70,6 +76,10 @@ func (r *reporter) line(u usage, path string) {
 	}
 	r.out.WriteByte('\t')
 	r.out.WriteString(path)
+	if name != "" {
+		r.out.WriteByte('/')
+		r.out.WriteString(name)
+	}
 	if r.cfg.null {
 		r.out.WriteByte(0)
 	} else {
@@ -133,21 +143,21 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 	items := n.items
 	if n.nentries > 10000 && !isTmpfs(path) {
 		// fts sorts a directory of over 10,000 entries by inode number.
-		items = slices.Clone(items)
-		slices.SortStableFunc(items, func(a, b item) int { return cmp.Compare(itemIno(a), itemIno(b)) })
+		items = items.sorted(func(a, b item) int { return cmp.Compare(itemIno(a), itemIno(b)) })
 	}
 	prefix := strings.TrimSuffix(path, "/")
-	for _, it := range items {
-		if it.dir != nil || r.cfg.all && it.name != "" {
+	for it := range items.all() {
+		name := n.name(it)
+		if it.dir != nil || r.cfg.all && name != "" {
 			// du meets an entry's error where it meets the entry: before
 			// the next subdirectory's walk, or the next file's line (-a).
-			for len(entryErrs) > 0 && place(filepath.Base(entryErrs[0].path)) < place(it.name) {
+			for len(entryErrs) > 0 && place(filepath.Base(entryErrs[0].path)) < place(name) {
 				r.errOut(entryErrs[0].msg)
 				entryErrs = entryErrs[1:]
 			}
 		}
 		if it.dir != nil {
-			cOwn, cBelow, ok := r.dir(it.dir, prefix+"/"+it.name, level+1)
+			cOwn, cBelow, ok := r.dir(it.dir, prefix+"/"+name, level+1)
 			if r.stopped {
 				return own, below, false
 			}
@@ -160,13 +170,14 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 			sub.add(cBelow)
 			continue
 		}
-		if it.hash && !r.cfg.countLinks && !r.firstSeen(it.dev, it.ino) {
+		if dev, ino, hash := n.linkID(it); hash && !r.cfg.countLinks && !r.firstSeen(dev, ino) {
 			continue
 		}
-		ent.add(it.use)
-		r.grand.add(it.use)
+		u := it.use()
+		ent.add(u)
+		r.grand.add(u)
 		if r.cfg.all && level+1 <= r.cfg.maxDepth {
-			r.print(it.use, prefix+"/"+it.name)
+			r.printIn(u, prefix, name)
 		}
 	}
 	for _, e := range entryErrs {

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"iter"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/walk"
@@ -31,12 +34,99 @@ func (u *usage) add(v usage) {
 }
 
 // item is a file kept for the report, or a subdirectory, in listing order.
+// Under -a a directory of a million files keeps a million: 40 bytes each,
+// the name in the directory's names, and the rare rest behind more.
 type item struct {
-	name     string // the entry's name: always for a directory, for a file under -a
-	dir      *dnode // a subdirectory, else nil
-	use      usage
-	dev, ino uint64
-	hash     bool // counted only once, through the hard-link set
+	dir  *dnode    // a subdirectory, else nil
+	more *itemMore // a file's time, device and hard-link flag, when it has them
+	size uint64    // a file's bytes, as usage.size counts them
+	ino  uint64    // a file's inode number
+	off  uint32    // the name: the owning node's names[off:off+len]
+	len  uint32    // 0 for a file kept without its name
+}
+
+// itemList holds a directory's items in chunks, so that a directory of a
+// million files grows without copying what it holds, or leaving the
+// copies for the collector.
+type itemList struct{ chunks [][]item }
+
+const itemChunk = 1024
+
+func (l *itemList) add(it item) {
+	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == itemChunk {
+		size := 0 // the first chunk grows as a slice does: most directories hold few
+		if k > 0 {
+			size = itemChunk
+		}
+		l.chunks = append(l.chunks, make([]item, 0, size))
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, it)
+}
+
+// all is each item in order.
+func (l *itemList) all() iter.Seq[*item] {
+	return func(yield func(*item) bool) {
+		for _, c := range l.chunks {
+			for i := range c {
+				if !yield(&c[i]) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// sorted is l sorted by cmp, stably, as one chunk.
+func (l *itemList) sorted(cmp func(a, b item) int) itemList {
+	var flat []item
+	for _, c := range l.chunks {
+		flat = append(flat, c...)
+	}
+	slices.SortStableFunc(flat, cmp)
+	return itemList{chunks: [][]item{flat}}
+}
+
+// itemMore is what a file item needs beyond its size, only sometimes:
+// its time under --time, its device when not the directory's (-L), and
+// whether it goes through the hard-link set.
+type itemMore struct {
+	dev  uint64
+	tmax stamp
+	hash bool
+}
+
+// name is it's name in n.
+func (n *dnode) name(it *item) string {
+	if it.len == 0 {
+		return ""
+	}
+	return unsafe.String(&n.names[it.off], it.len)
+}
+
+// addName stores name in n's names and returns its place.
+func (n *dnode) addName(name string) (off, length uint32) {
+	off = uint32(len(n.names))
+	n.names = append(n.names, name...)
+	return off, uint32(len(name))
+}
+
+// use is a file item's usage, as the report adds it.
+func (it *item) use() usage {
+	u := usage{size: it.size, inodes: 1}
+	if it.more != nil {
+		u.tmax = it.more.tmax
+	}
+	return u
+}
+
+// linkID is a file item's (device, inode) for the hard-link set, and
+// whether it goes through it.
+func (n *dnode) linkID(it *item) (dev, ino uint64, hash bool) {
+	if it.more == nil {
+		return n.dev, it.ino, false
+	}
+	return it.more.dev, it.ino, it.more.hash
 }
 
 // Directory states.
@@ -56,7 +146,8 @@ type dnode struct {
 	own      usage  // the directory's own size, inode and time
 	dev, ino uint64
 	sum      usage     // files not kept as items
-	items    []item    // subdirectories, and the files the report must see
+	items    itemList  // subdirectories, and the files the report must see
+	names    []byte    // the items' names, one after another
 	nentries int       // entries listed, for du's inode sort of huge directories
 	errs     []duError // its own, and its entries' that could not be stat'ed
 
@@ -204,18 +295,20 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 			s.listed.Add(1)
 			n.own = s.entryUsage(&d.Info, d)
 		}
-		n.nentries += len(d.Entries)
+		listed := len(d.Entries)
+		n.nentries += listed
 		var bytes uint64
 		s.entries(d,
 			func(e *frd.Entry) { // under -L, a symbolic link to a directory too
 				c := &dnode{}
-				name := strings.Clone(e.Name)
-				n.items = append(n.items, item{name: name, dir: c})
 				n.mu.Lock()
+				it := item{dir: c}
+				it.off, it.len = n.addName(e.Name)
+				n.items.add(it)
 				if n.pending == nil {
 					n.pending = make(map[string]*dnode)
 				}
-				n.pending[name] = c
+				n.pending[strings.Clone(e.Name)] = c
 				n.mu.Unlock()
 			},
 			func(e *frd.Entry, path string) {
@@ -223,16 +316,22 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 				bytes += u.size
 				hash := s.hashed(e)
 				if s.cfg.all || s.cfg.keepFiles || hash {
-					it := item{use: u, dev: e.Device, ino: e.FileID, hash: hash}
-					if s.cfg.all || s.cfg.keepFiles {
-						it.name = strings.Clone(e.Name)
+					it := item{size: u.size, ino: e.FileID}
+					if hash || u.tmax != (stamp{}) || e.Device != n.dev {
+						it.more = &itemMore{dev: e.Device, tmax: u.tmax, hash: hash}
 					}
-					n.items = append(n.items, it)
+					if s.cfg.all || s.cfg.keepFiles {
+						it.off, it.len = n.addName(e.Name)
+					}
+					n.items.add(it)
 				} else {
 					n.sum.add(u)
 				}
 			})
-		s.progress.add(n.nentries, bytes+n.own.size)
+		if d.Batch == 0 {
+			bytes += n.own.size
+		}
+		s.progress.add(listed, bytes)
 		return nil
 	})
 	mu.Lock()
@@ -301,7 +400,9 @@ func (n *dnode) take(name string) *dnode {
 		return c
 	}
 	c := &dnode{}
-	n.items = append(n.items, item{name: name, dir: c})
+	it := item{dir: c}
+	it.off, it.len = n.addName(name)
+	n.items.add(it)
 	return c
 }
 

@@ -58,23 +58,24 @@ func (b *viewBuilder) dir(n *dnode, name, path string) *vnode {
 	v := &vnode{Name: name, Dir: true, Error: n.state == unreadable || len(n.errs) > 0}
 	v.Size, v.Inodes = n.own.size+n.sum.size, n.own.inodes+n.sum.inodes
 	prefix := strings.TrimSuffix(path, "/")
-	for _, it := range n.items {
+	for it := range n.items.all() {
+		name := n.name(it)
 		if it.dir != nil {
-			if c := b.dir(it.dir, it.name, prefix+"/"+it.name); c != nil {
+			if c := b.dir(it.dir, strings.Clone(name), prefix+"/"+name); c != nil {
 				v.Size += c.Size
 				v.Inodes += c.Inodes
 				v.Children = append(v.Children, c)
 			}
 			continue
 		}
-		if it.hash && !b.cfg.countLinks && b.seen(it.dev, it.ino) {
+		if dev, ino, hash := n.linkID(it); hash && !b.cfg.countLinks && b.seen(dev, ino) {
 			continue
 		}
-		v.Size += it.use.size
-		v.Inodes += it.use.inodes
-		if it.name != "" {
-			v.Children = append(v.Children, &vnode{Name: it.name, Size: it.use.size, Inodes: 1})
-			b.files = append(b.files, fileSize{prefix + "/" + it.name, it.use.size})
+		v.Size += it.size
+		v.Inodes++
+		if name != "" {
+			v.Children = append(v.Children, &vnode{Name: strings.Clone(name), Size: it.size, Inodes: 1})
+			b.files = append(b.files, fileSize{prefix + "/" + name, it.size})
 		}
 	}
 	return v
@@ -421,7 +422,7 @@ func (s *scanner) views(ctx context.Context, todo []arg, r *reporter, stdout io.
 // collectErrs gathers the errors a scan recorded, depth first.
 func collectErrs(n *dnode) []duError {
 	errs := slices.Clone(n.errs)
-	for _, it := range n.items {
+	for it := range n.items.all() {
 		if it.dir != nil {
 			errs = append(errs, collectErrs(it.dir)...)
 		}
