@@ -373,6 +373,7 @@ func (w *walker) work() {
 	var l frd.Lister
 	l.Names = w.opts.Names
 	l.ReuseNames = w.opts.Reuse
+	ps := newPartState(w)
 	var entries []frd.Entry
 	normal := false
 	defer func() {
@@ -397,7 +398,7 @@ func (w *walker) work() {
 		w.busy++
 		w.mu.Unlock()
 
-		entries = w.visit(&l, entries, n)
+		entries = w.visit(&l, ps, entries, n)
 
 		w.mu.Lock()
 		w.busy--
@@ -452,7 +453,7 @@ func (w *walker) report(d *Dir, path string, depth int, err error) bool {
 // subdirectories. It returns the listing's storage for reuse. The
 // descriptor is closed on every way out, a callback's panic included,
 // unless it is kept for the subdirectories.
-func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry {
+func (w *walker) visit(l *frd.Lister, ps *partState, entries []frd.Entry, n *node) []frd.Entry {
 	if err := w.ctx.Err(); err != nil {
 		w.stop(err)
 		return entries
@@ -478,7 +479,7 @@ func (w *walker) visit(l *frd.Lister, entries []frd.Entry, n *node) []frd.Entry 
 		return entries
 	}
 	if w.opts.Batches && !w.opts.Sorted {
-		entries, kept = w.visitBatches(l, entries, n, fd)
+		entries, kept = w.visitBatches(l, ps, entries, n, fd)
 		return entries
 	}
 	entries, ok := w.list(l, entries[:0], n, fd)
@@ -527,11 +528,11 @@ func (w *walker) queue(n *node, fd handle, subdirs []*node) (kept bool) {
 
 // visitBatches is visit's listing under Options.Batches: a DirFunc call
 // per part, the subdirectories queued once the directory is read.
-func (w *walker) visitBatches(l *frd.Lister, entries []frd.Entry, n *node, fd handle) ([]frd.Entry, bool) {
+func (w *walker) visitBatches(l *frd.Lister, ps *partState, entries []frd.Entry, n *node, fd handle) ([]frd.Entry, bool) {
 	d := &n.dir
 	var subdirs []*node
 	for batch := 0; ; batch++ {
-		part, done, ok := w.listPart(l, entries[:0], n, fd)
+		part, done, ok := w.listPart(l, ps, entries[:0], n, fd)
 		entries = part
 		if !ok {
 			return entries[:0], false
@@ -565,21 +566,19 @@ func (w *walker) visitBatches(l *frd.Lister, entries []frd.Entry, n *node, fd ha
 // the workers. An entry whose stat fails is reported and left out, the
 // rest kept (frd's Lister.Failed), as listEach does for a whole listing.
 // ok is false when OnError ended the walk.
-func (w *walker) listPart(l *frd.Lister, dst []frd.Entry, n *node, fd handle) (part []frd.Entry, done, ok bool) {
+func (w *walker) listPart(l *frd.Lister, ps *partState, dst []frd.Entry, n *node, fd handle) (part []frd.Entry, done, ok bool) {
 	d := &n.dir
+	ps.d, ps.errs = d, ps.errs[:0]
 	if w.opts.ReportVanished {
-		l.Vanished = func(name string) {
-			p := joinPath(d.Path, name)
-			w.report(d, p, d.Depth, &os.PathError{Op: "stat", Path: p, Err: syscall.ENOENT})
-		}
+		l.Vanished = ps.vanishedFn
 		defer func() { l.Vanished = nil }()
 	}
 	names := w.opts.Names
 	split := !names && w.splitAt > 0 && d.Info.Size >= w.splitAt && w.opts.Workers > 1
-	var errs []error
-	l.Names, l.Failed = names || split, func(err error) { errs = append(errs, err) }
+	l.Names, l.Failed = names || split, ps.failedFn
 	part, done, err := listPartHandle(l, dst, fd, d.Path)
 	l.Names, l.Failed = names, nil
+	errs := ps.errs
 	if err != nil {
 		d.Err = err
 		errs = append(errs, err)
@@ -598,6 +597,29 @@ func (w *walker) listPart(l *frd.Lister, dst []frd.Entry, n *node, fd handle) (p
 	part, ok = w.finishListing(n, fd, part)
 	return part, done, ok
 }
+
+// partState is a worker's for the part it reads: the callbacks frd calls,
+// made once per worker rather than once per part.
+type partState struct {
+	w          *walker
+	d          *Dir
+	errs       []error
+	vanishedFn func(name string)
+	failedFn   func(err error)
+}
+
+func newPartState(w *walker) *partState {
+	ps := &partState{w: w}
+	ps.vanishedFn, ps.failedFn = ps.vanished, ps.failed
+	return ps
+}
+
+func (ps *partState) vanished(name string) {
+	p := joinPath(ps.d.Path, name)
+	ps.w.report(ps.d, p, ps.d.Depth, &os.PathError{Op: "stat", Path: p, Err: syscall.ENOENT})
+}
+
+func (ps *partState) failed(err error) { ps.errs = append(ps.errs, err) }
 
 // statEach stats the regular files of entries, leaving out and returning
 // the errors of those that fail (and leaving out those gone).
