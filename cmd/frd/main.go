@@ -3,6 +3,7 @@
 //	frd ls [--json] [--names] DIR...
 //	frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail] [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] SRC DST
 //	frd chmod --files-readonly|--dirs-writable DIR
+//	frd find [-j N] DIR...
 //
 // ls lists each directory with every entry's type, size, modification time
 // and file id, sorted by name, from one listing. clone materializes SRC at
@@ -27,6 +28,7 @@ const usage = `usage: frd ls [--json] [--names] DIR...
        frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail]
                  [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] SRC DST
        frd chmod --files-readonly|--dirs-writable DIR
+       frd find [-j N] DIR...
 
 ls lists each DIR (default .) with the type, size, modification time and file
 id of every entry, sorted by name. Fields other than the name and type are
@@ -50,6 +52,10 @@ and on stderr what it could not keep.
 chmod --files-readonly clears the write bits of every regular file under
 DIR, keeping execute bits; --dirs-writable gives the owner write permission
 on every directory, touching no file. Neither follows a symbolic link.
+
+find prints the path of every entry under each DIR (default .), DIR first,
+one a line, as find does, in the order the parallel walk meets them; it
+stats no file. -j sets the walking goroutines (default: the CPUs).
 `
 
 func main() {
@@ -65,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runClone(args[1:], stdout, stderr)
 		case "chmod":
 			return runChmod(args[1:], stdout, stderr)
+		case "find":
+			return runFind(args[1:], stdout, stderr)
 		}
 	}
 	if len(args) == 0 || args[0] != "ls" {

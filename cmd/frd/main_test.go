@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,5 +132,43 @@ func TestJSONNamesLossless(t *testing.T) {
 		if !got[n] {
 			t.Errorf("%q not read back from %s", n, out.String())
 		}
+	}
+}
+
+// TestFind: frd find prints every path of a tree, the root first, once
+// each, as find does.
+func TestFind(t *testing.T) {
+	dir := t.TempDir()
+	want := []string{dir}
+	for _, p := range []string{"a", "a/b", "a/b/c", "d"} {
+		must(t, os.Mkdir(filepath.Join(dir, p), 0o755))
+		want = append(want, filepath.Join(dir, p))
+	}
+	for i := range 3000 {
+		p := filepath.Join(dir, "a", fmt.Sprintf("f%04d", i))
+		must(t, os.WriteFile(p, nil, 0o644))
+		want = append(want, p)
+	}
+	must(t, os.Symlink("nowhere", filepath.Join(dir, "d", "link")))
+	want = append(want, filepath.Join(dir, "d", "link"))
+	var out, errb bytes.Buffer
+	if code := run([]string{"find", "-j", "3", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if got[0] != dir {
+		t.Errorf("first line %q, want the root", got[0])
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%d paths, want %d", len(got), len(want))
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/pbednarcik/flexreaddir/walk"
+)
+
+// lines lends the DirFunc a buffer for a part's lines.
+var lines = sync.Pool{New: func() any { return new([]byte) }}
+
+// runFind prints every path under each DIR, the DIR first, as find, bfs and
+// fd print them: names and types only, so no file is stat'ed, in the
+// parallel walk's order.
+func runFind(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("frd find", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	jobs := fs.Int("j", 0, "")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	dirs := fs.Args()
+	if len(dirs) == 0 {
+		dirs = []string{"."}
+	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	var mu sync.Mutex // out, status
+	status := 0
+	opts := &walk.Options{Workers: *jobs, Names: true, Reuse: true, Batches: true,
+		OnError: func(e *walk.Error) error {
+			mu.Lock()
+			defer mu.Unlock()
+			out.Flush()
+			fmt.Fprintf(stderr, "frd: %v\n", e)
+			status = 1
+			return nil
+		}}
+	for _, dir := range dirs {
+		mu.Lock()
+		out.WriteString(dir)
+		out.WriteByte('\n')
+		mu.Unlock()
+		err := walk.Dirs(context.Background(), dir, opts, func(d *walk.Dir) error {
+			// A part's lines are made outside the lock, then written at once.
+			buf := lines.Get().(*[]byte)
+			b := (*buf)[:0]
+			for _, e := range d.Entries {
+				b = append(b, d.Path...)
+				if len(d.Path) == 0 || d.Path[len(d.Path)-1] != os.PathSeparator {
+					b = append(b, os.PathSeparator)
+				}
+				b = append(b, e.Name...)
+				b = append(b, '\n')
+			}
+			mu.Lock()
+			_, werr := out.Write(b)
+			mu.Unlock()
+			*buf = b
+			lines.Put(buf)
+			return werr
+		})
+		if err != nil {
+			fmt.Fprintf(stderr, "frd: %v\n", err)
+			status = 1
+		}
+	}
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(stderr, "frd: %v\n", err)
+		return 1
+	}
+	return status
+}
