@@ -406,3 +406,20 @@ func TestAppendPart(t *testing.T) {
 	}
 	checkSameAsOS(t, dir, all)
 }
+
+// TestSortUnique: the index sort gives slices.SortFunc's order, for every
+// size up to 300 and shuffled names.
+func TestSortUnique(t *testing.T) {
+	for n := range 300 {
+		var es []Entry
+		for i := range n {
+			es = append(es, Entry{Name: fmt.Sprintf("n%x-%d", (i*7919)%1000, i), Size: int64(i)})
+		}
+		want := slices.Clone(es)
+		slices.SortFunc(want, CompareName)
+		sortUnique(es)
+		if !slices.Equal(es, want) {
+			t.Fatalf("%d entries: not sorted as SortFunc sorts", n)
+		}
+	}
+}
