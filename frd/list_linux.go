@@ -64,21 +64,36 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 	for {
 		var done bool
 		var err error
-		if dst, done, err = l.read(dst, fd, dirName); done || err != nil {
+		if dst, done, _, err = l.read(dst, fd, dirName); done || err != nil {
 			return dst, err
 		}
 	}
 }
 
-// appendPart is AppendPart on Linux: one getdents64.
+// appendPart is AppendPart on Linux: one getdents64, or more while they
+// return no entry ("." and "..") or leave most of the buffer empty, so
+// that a small directory is one part, found done, and a large one a part
+// per full buffer; a file system that answers in small pieces still gets
+// parts of at most about partMax entries.
 func (l *Lister) appendPart(dst []Entry, fd uintptr, name string) ([]Entry, bool, error) {
 	l.resetNames()
-	return l.read(dst, int(fd), name)
+	start := len(dst)
+	for {
+		var done, full bool
+		var err error
+		dst, done, full, err = l.read(dst, int(fd), name)
+		if err != nil || done || (full || len(dst)-start >= partMax) && len(dst) > start {
+			return dst, done, err
+		}
+	}
 }
 
+// partMax is the entries from which a part ends whatever the buffer held.
+const partMax = 4096
+
 // read makes one getdents64 call on fd and appends its entries; done is
-// set at the directory's end.
-func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done bool, _ error) {
+// set at the directory's end, full when the call filled most of the buffer.
+func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, full bool, _ error) {
 	s := &l.sys
 	if s.buf == nil {
 		s.buf = make([]byte, bufSize)
@@ -89,20 +104,21 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done bool
 		return err
 	})
 	if err != nil {
-		return dst, false, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
+		return dst, false, false, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
 	}
 	if n <= 0 {
-		return dst, true, nil
+		return dst, true, false, nil
 	}
 	s.yield()
 	buf := s.buf[:n]
 	var namesLen int
 	s.recs, namesLen, err = parseDirent64(s.recs[:0], buf)
 	if err != nil {
-		return dst, false, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
+		return dst, false, false, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
 	}
+	full = n > len(s.buf)/2
 	if len(s.recs) == 0 {
-		return dst, false, nil
+		return dst, false, full, nil
 	}
 	if testHookAfterRead != nil {
 		testHookAfterRead()
@@ -139,7 +155,7 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done bool
 		}
 		if err != nil {
 			if perr := (&os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}); !l.fail(perr) {
-				return dst, false, perr
+				return dst, false, full, perr
 			}
 			continue
 		}
@@ -149,7 +165,7 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done bool
 		}
 		dst = append(dst, e)
 	}
-	return dst, false, nil
+	return dst, false, full, nil
 }
 
 func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) {

@@ -2,6 +2,7 @@ package walk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -127,5 +128,55 @@ func TestBatchesSkipDir(t *testing.T) {
 	}
 	if calls != 1 {
 		t.Errorf("big: %d parts after SkipDir, want 1", calls)
+	}
+}
+
+// TestBatchesSmallDirectoryOnePart: a directory that fits a buffer is one
+// part, with More unset; an empty one too.
+func TestBatchesSmallDirectoryOnePart(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.Mkdir(filepath.Join(root, "empty"), 0o755))
+	for i := range 20 {
+		must(t, os.WriteFile(filepath.Join(root, fmt.Sprint("f", i)), nil, 0o644))
+	}
+	var mu sync.Mutex
+	calls := map[string]int{}
+	err := Dirs(context.Background(), root, &Options{Batches: true}, func(d *Dir) error {
+		mu.Lock()
+		defer mu.Unlock()
+		calls[d.Path]++
+		if d.More {
+			t.Errorf("%s: More set on a directory that fits one buffer", d.Path)
+		}
+		return nil
+	})
+	must(t, err)
+	for p, n := range calls {
+		if n != 1 {
+			t.Errorf("%s: %d parts, want 1", p, n)
+		}
+	}
+}
+
+// TestBatchesStopBetweenParts: once the walk is cancelled, a directory
+// read in parts is read no further.
+func TestBatchesStopBetweenParts(t *testing.T) {
+	root := batchTree(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	after := 0
+	err := Dirs(ctx, root, &Options{Batches: true, Workers: 1}, func(d *Dir) error {
+		if d.Batch == 1 {
+			cancel()
+		} else if d.Batch > 1 {
+			after++
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Dirs: %v, want context.Canceled", err)
+	}
+	if after != 0 {
+		t.Errorf("%d parts after the cancellation", after)
 	}
 }

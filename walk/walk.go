@@ -367,6 +367,18 @@ func (w *walker) stop(err error) {
 	w.cond.Broadcast()
 }
 
+// over reports whether the walk has ended early (cancelled, or stopped by
+// a callback's error), so a directory read in parts reads no more.
+func (w *walker) over() bool {
+	if err := w.ctx.Err(); err != nil {
+		w.stop(err)
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stopped
+}
+
 // work is one worker: it takes directories from the stack until the walk
 // is over.
 func (w *walker) work() {
@@ -532,6 +544,9 @@ func (w *walker) visitBatches(l *frd.Lister, ps *partState, entries []frd.Entry,
 	d := &n.dir
 	var subdirs []*node
 	for batch := 0; ; batch++ {
+		if batch > 0 && w.over() {
+			return entries[:0], false
+		}
 		part, done, ok := w.listPart(l, ps, entries[:0], n, fd)
 		entries = part
 		if !ok {

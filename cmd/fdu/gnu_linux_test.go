@@ -433,3 +433,33 @@ func TestDerefLoopFirstMet(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeDirectoryInodeOrder: fts reads a directory in batches of at most
+// 100,000 entries and sorts each batch of over 10,000 by inode on its own,
+// so du -a lists 120,000 files in two sorted runs (found by a hostile
+// review: fdu sorted them all at once).
+func TestHugeDirectoryInodeOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes 120,000 files")
+	}
+	du := gnuDu(t)
+	dir := t.TempDir()
+	if isTmpfs(dir) {
+		t.Skip("fts does not sort on tmpfs")
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Mkdir(filepath.Join(dir, "huge"), 0o755))
+	for i := range 120000 {
+		f, err := os.Create(filepath.Join(dir, "huge", fmt.Sprintf("h%06d", i)))
+		must(err)
+		must(f.Close())
+	}
+	want := runDu(t, du, dir, nil, []string{"-a", "huge"})
+	for _, args := range [][]string{{"-a", "huge"}, {"-a", "-j1", "huge"}} {
+		compare(t, want, runFdu(t, dir, nil, args))
+	}
+}

@@ -141,9 +141,11 @@ func (r *reporter) dir(n *dnode, path string, level int) (own, below usage, ok b
 	ent.add(n.sum)
 	r.grand.add(n.sum)
 	items := n.items
-	if n.nentries > 10000 && !isTmpfs(path) {
-		// fts sorts a directory of over 10,000 entries by inode number.
-		items = items.sorted(func(a, b item) int { return cmp.Compare(itemIno(a), itemIno(b)) })
+	if n.nentries > ftsSortMin && !isTmpfs(path) {
+		// fts sorts a directory of over 10,000 entries by inode number,
+		// in batches of 100,000 as it reads them.
+		big := func(i int) bool { return min(n.nentries-i*ftsBatch, ftsBatch) > ftsSortMin }
+		items = items.sortedIn(n.cuts, big, func(a, b item) int { return cmp.Compare(itemIno(a), itemIno(b)) })
 	}
 	prefix := strings.TrimSuffix(path, "/")
 	for it := range items.all() {

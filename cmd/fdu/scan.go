@@ -77,15 +77,41 @@ func (l *itemList) all() iter.Seq[*item] {
 	}
 }
 
-// sorted is l sorted by cmp, stably, as one chunk.
-func (l *itemList) sorted(cmp func(a, b item) int) itemList {
+func (l *itemList) len() int {
+	n := 0
+	for _, c := range l.chunks {
+		n += len(c)
+	}
+	return n
+}
+
+// sortedIn is l as one chunk, each span between cuts (item counts) sorted
+// by cmp, stably, if sort says so of its index.
+func (l *itemList) sortedIn(cuts []int, sort func(span int) bool, cmp func(a, b item) int) itemList {
 	var flat []item
 	for _, c := range l.chunks {
 		flat = append(flat, c...)
 	}
-	slices.SortStableFunc(flat, cmp)
+	start := 0
+	for i, end := range append(slices.Clone(cuts), len(flat)) {
+		if end > len(flat) || end < start {
+			break
+		}
+		if sort(i) {
+			slices.SortStableFunc(flat[start:end], cmp)
+		}
+		start = end
+	}
 	return itemList{chunks: [][]item{flat}}
 }
+
+// ftsBatch is the most entries gnulib's fts reads of a directory at once
+// (FTS_MAX_READDIR_ENTRIES); it sorts each batch of over ftsSortMin by
+// inode number on its own.
+const (
+	ftsBatch   = 100000
+	ftsSortMin = 10000
+)
 
 // itemMore is what a file item needs beyond its size, only sometimes:
 // its time under --time, its device when not the directory's (-L), and
@@ -148,6 +174,7 @@ type dnode struct {
 	sum      usage     // files not kept as items
 	items    itemList  // subdirectories, and the files the report must see
 	names    []byte    // the items' names, one after another
+	cuts     []int     // len(items) after each ftsBatch entries listed
 	nentries int       // entries listed, for du's inode sort of huge directories
 	errs     []duError // its own, and its entries' that could not be stat'ed
 
@@ -296,7 +323,13 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 			n.own = s.entryUsage(&d.Info, d)
 		}
 		listed := len(d.Entries)
+		pos := n.nentries
 		n.nentries += listed
+		cut := func() { // where fts's batches of a huge directory end
+			if pos++; pos%ftsBatch == 0 {
+				n.cuts = append(n.cuts, n.items.len())
+			}
+		}
 		var bytes uint64
 		s.entries(d,
 			func(e *frd.Entry) { // under -L, a symbolic link to a directory too
@@ -310,6 +343,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 				}
 				n.pending[strings.Clone(e.Name)] = c
 				n.mu.Unlock()
+				cut()
 			},
 			func(e *frd.Entry, path string) {
 				u := s.entryUsage(e, d)
@@ -327,6 +361,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 				} else {
 					n.sum.add(u)
 				}
+				cut()
 			})
 		if d.Batch == 0 {
 			bytes += n.own.size
