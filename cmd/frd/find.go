@@ -23,6 +23,7 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	jobs := fs.Int("j", 0, "")
+	null := fs.Bool("0", false, "")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -42,10 +43,14 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			return nil
 		}}
+	end := byte('\n')
+	if *null {
+		end = 0 // a name may hold a newline
+	}
 	for _, dir := range dirs {
 		mu.Lock()
 		out.WriteString(dir)
-		out.WriteByte('\n')
+		out.WriteByte(end)
 		mu.Unlock()
 		err := walk.Dirs(context.Background(), dir, opts, func(d *walk.Dir) error {
 			// A part's lines are made outside the lock, then written at once.
@@ -57,7 +62,7 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 					b = append(b, os.PathSeparator)
 				}
 				b = append(b, e.Name...)
-				b = append(b, '\n')
+				b = append(b, end)
 			}
 			mu.Lock()
 			_, werr := out.Write(b)

@@ -152,10 +152,12 @@ func TestFind(t *testing.T) {
 	must(t, os.Symlink("nowhere", filepath.Join(dir, "d", "link")))
 	want = append(want, filepath.Join(dir, "d", "link"))
 	var out, errb bytes.Buffer
-	if code := run([]string{"find", "-j", "3", dir}, &out, &errb); code != 0 {
+	must(t, os.WriteFile(filepath.Join(dir, "d", "new\nline"), nil, 0o644))
+	want = append(want, filepath.Join(dir, "d", "new\nline"))
+	if code := run([]string{"find", "-0", "-j", "3", dir}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	got := strings.Split(strings.TrimSuffix(out.String(), "\x00"), "\x00")
 	if got[0] != dir {
 		t.Errorf("first line %q, want the root", got[0])
 	}
