@@ -85,14 +85,6 @@ func recordWithout(name string, commonOut, fileOut uint32) []byte {
 	return r.finish(name)
 }
 
-func bulkNames(es []Entry) []string {
-	var s []string
-	for _, e := range es {
-		s = append(s, e.Name)
-	}
-	return s
-}
-
 // TestBulkMissingAttributes: a regular file whose record lacks one of the
 // attributes its Entry takes is stat'ed; the complete ones are not.
 func TestBulkMissingAttributes(t *testing.T) {
@@ -108,8 +100,8 @@ func TestBulkMissingAttributes(t *testing.T) {
 		var l Lister
 		buf, recs := make([]byte, 4096), []attrEntry(nil)
 		es, err := l.bulkList(nil, &buf, &recs, f.lists(true), "d")
-		if err != nil || !slices.Equal(bulkNames(es), []string{"whole", "partial"}) {
-			t.Fatalf("without %s: %q, %v", out.name, bulkNames(es), err)
+		if err != nil || !slices.Equal(names(es), []string{"whole", "partial"}) {
+			t.Fatalf("without %s: %q, %v", out.name, names(es), err)
 		}
 		if !slices.Equal(f.stats, []string{"partial"}) {
 			t.Errorf("without %s: stat'ed %q, want [partial]", out.name, f.stats)
@@ -130,12 +122,12 @@ func TestBulkFileIDRule(t *testing.T) {
 		buf, recs := make([]byte, 4096), []attrEntry(nil)
 		es, err := l.bulkList(nil, &buf, &recs, f.lists(keep), "d")
 		if err != nil || len(es) != 2 {
-			t.Fatalf("%q, %v", bulkNames(es), err)
+			t.Fatalf("%q, %v", names(es), err)
 		}
 		f2 := &fakeBulk{errs: []error{darwinENOTSUP}}
 		plain, err := l.bulkList(nil, &buf, &recs, f2.lists(keep), "d")
 		if err != nil || len(plain) != 1 {
-			t.Fatalf("ENOTSUP: %q, %v", bulkNames(plain), err)
+			t.Fatalf("ENOTSUP: %q, %v", names(plain), err)
 		}
 		for _, e := range append(es, plain...) {
 			if (e.FileID != 0) != keep {
@@ -153,8 +145,8 @@ func TestBulkUnnamedRecord(t *testing.T) {
 	var l Lister
 	buf, recs := make([]byte, 4096), []attrEntry(nil)
 	es, err := l.bulkList(nil, &buf, &recs, f.lists(true), "dir")
-	if !slices.Equal(bulkNames(es), []string{"a", "b", "c"}) {
-		t.Errorf("kept %q, want [a b c]", bulkNames(es))
+	if !slices.Equal(names(es), []string{"a", "b", "c"}) {
+		t.Errorf("kept %q, want [a b c]", names(es))
 	}
 	if !errors.Is(err, ErrMalformed) || err == nil || !strings.Contains(err.Error(), "dir") {
 		t.Errorf("error %v, want one wrapping ErrMalformed naming dir", err)
@@ -170,18 +162,18 @@ func TestBulkSearchDenied(t *testing.T) {
 	var l Lister
 	buf, recs := make([]byte, 4096), []attrEntry(nil)
 	es, err := l.bulkList(nil, &buf, &recs, f.lists(true), "d")
-	if err != nil || !f.plained || !slices.Equal(bulkNames(es), []string{"p"}) {
-		t.Errorf("EACCES first: %q, %v, by names %v; want [p] by names", bulkNames(es), err, f.plained)
+	if err != nil || !f.plained || !slices.Equal(names(es), []string{"p"}) {
+		t.Errorf("EACCES first: %q, %v, by names %v; want [p] by names", names(es), err, f.plained)
 	}
 	// After a first call of nothing but a record without a name, too.
 	f = &fakeBulk{calls: [][][]byte{{fileRecord("", false)}}, errs: []error{nil, darwinEACCES}}
 	es, err = l.bulkList(nil, &buf, &recs, f.lists(true), "d")
 	if !errors.Is(err, darwinEACCES) || f.plained {
-		t.Errorf("EACCES on the second call: %q, %v, by names %v; want the error", bulkNames(es), err, f.plained)
+		t.Errorf("EACCES on the second call: %q, %v, by names %v; want the error", names(es), err, f.plained)
 	}
 	f = &fakeBulk{calls: [][][]byte{{fileRecord("a", false)}}, errs: []error{nil, darwinEACCES}}
 	es, err = l.bulkList(nil, &buf, &recs, f.lists(true), "d")
-	if !errors.Is(err, darwinEACCES) || f.plained || !slices.Equal(bulkNames(es), []string{"a"}) {
-		t.Errorf("EACCES later: %q, %v, by names %v; want [a] and the error", bulkNames(es), err, f.plained)
+	if !errors.Is(err, darwinEACCES) || f.plained || !slices.Equal(names(es), []string{"a"}) {
+		t.Errorf("EACCES later: %q, %v, by names %v; want [a] and the error", names(es), err, f.plained)
 	}
 }

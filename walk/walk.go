@@ -794,41 +794,11 @@ func (w *walker) listSplit(l *frd.Lister, dst []frd.Entry, fd handle, path strin
 	if testHookSplitListed != nil {
 		testHookSplitListed(path)
 	}
-	k := w.opts.Workers
-	chunk := (len(dst) + k - 1) / k
-	parts := make([][]frd.Entry, k)
-	errs := make([]error, k)
-	var wg sync.WaitGroup
-	for i := range k {
-		lo, hi := min(i*chunk, len(dst)), min((i+1)*chunk, len(dst))
-		if lo == hi {
-			continue
-		}
-		if i == 0 {
-			continue // this goroutine's own share, below
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			own := frd.Lister{Vanished: l.Vanished}
-			parts[i], errs[i] = statEntries(&own, dst[lo:hi], fd, path)
-		}()
+	kept, errs := w.statSplit(l, dst, fd, path)
+	if len(errs) > 0 {
+		return kept, errs[0] // list lists it again entry by entry, reporting each
 	}
-	parts[0], errs[0] = statEntries(l, dst[:min(chunk, len(dst))], fd, path)
-	wg.Wait()
-	// Each part is a prefix of its own span of dst: close the gaps the
-	// removed entries left.
-	n := 0
-	for _, p := range parts {
-		n += copy(dst[n:], p)
-	}
-	dst = dst[:n]
-	for _, err := range errs {
-		if err != nil {
-			return dst, err
-		}
-	}
-	return dst, nil
+	return kept, nil
 }
 
 // listEach lists the directory d, open as fd, from its start by names,
