@@ -99,7 +99,7 @@ func ReadDir(name string) ([]Entry, error) {
 // 80-byte Entry, then moves each Entry once to its place; unique names make
 // the faster unstable sort's order the stable one.
 func sortUnique(entries []Entry) {
-	if len(entries) < 2 || len(entries) > math.MaxUint32 {
+	if len(entries) < 2 || uint64(len(entries)) > math.MaxUint32 {
 		slices.SortFunc(entries, CompareName)
 		return
 	}
