@@ -425,7 +425,9 @@ func TestCancel(t *testing.T) {
 		if ctx.Err() != nil {
 			after.Add(1)
 		}
-		if n.Add(1) == 10 {
+		// >=, not ==: cancel is idempotent, and one run under qemu-user
+		// (linux/arm64 in CI) never saw the count equal 10 from Add.
+		if n.Add(1) >= 10 {
 			cancel()
 		}
 		return nil
