@@ -404,3 +404,37 @@ func TestWithoutStatx(t *testing.T) {
 		t.Fatal("the fallback was turned off")
 	}
 }
+
+// TestStatOrderKeepsListingOrder: a full listing keeps the kernel's order,
+// the one a names-only listing of the same directory gives (ext4 lists by
+// hash, not by inode), whatever order its files are stat'ed in.
+func TestStatOrderKeepsListingOrder(t *testing.T) {
+	dir := tempDir(t)
+	for i := range 3000 {
+		writeFile(t, dir, fmt.Sprintf("n%04d", (i*7919)%3000), i%5)
+	}
+	list := func(names bool) []string {
+		f, err := os.Open(dir)
+		must(t, err)
+		defer f.Close()
+		l := Lister{Names: names}
+		es, err := l.AppendDir(nil, f)
+		must(t, err)
+		var s []string
+		for _, e := range es {
+			s = append(s, e.Name)
+		}
+		return s
+	}
+	if full, names := list(false), list(true); !slices.Equal(full, names) {
+		t.Errorf("the full listing's order is not the kernel's")
+	}
+	checkSameAsOS(t, dir, mustList(t, dir))
+}
+
+func mustList(t *testing.T, dir string) []Entry {
+	t.Helper()
+	es, err := ReadDir(dir)
+	must(t, err)
+	return es
+}
