@@ -28,7 +28,7 @@ func batchTree(t *testing.T) string {
 	for _, f := range []string{"big/s1/a", "big/s2/deep/b", "small/c"} {
 		must(t, os.WriteFile(filepath.Join(root, f), []byte("xy"), 0o644))
 	}
-	must(t, os.Symlink("nowhere", filepath.Join(root, "big", "link")))
+	_ = os.Symlink("nowhere", filepath.Join(root, "big", "link")) // where links can be made
 	return root
 }
 
@@ -161,6 +161,9 @@ func TestBatchesSmallDirectoryOnePart(t *testing.T) {
 // TestBatchesStopBetweenParts: once the walk is cancelled, a directory
 // read in parts is read no further.
 func TestBatchesStopBetweenParts(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a directory is one part outside Linux")
+	}
 	root := batchTree(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
