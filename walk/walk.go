@@ -494,7 +494,7 @@ func (w *walker) visit(l *frd.Lister, ps *partState, entries []frd.Entry, n *nod
 		entries, kept = w.visitBatches(l, ps, entries, n, fd)
 		return entries
 	}
-	entries, ok := w.list(l, entries[:0], n, fd)
+	entries, ok := w.list(l, ps, entries[:0], n, fd)
 	if !ok {
 		return entries
 	}
@@ -613,8 +613,8 @@ func (w *walker) listPart(l *frd.Lister, ps *partState, dst []frd.Entry, n *node
 	return part, done, ok
 }
 
-// partState is a worker's for the part it reads: the callbacks frd calls,
-// made once per worker rather than once per part.
+// partState is a worker's for the directory or part it reads: the
+// callbacks frd calls, made once per worker rather than once per listing.
 type partState struct {
 	w          *walker
 	d          *Dir
@@ -709,14 +709,12 @@ func (w *walker) enter(n *node, fd handle) bool {
 
 // list lists the open directory n as the options ask, reporting what
 // fails. It returns false when OnError ended the walk.
-func (w *walker) list(l *frd.Lister, entries []frd.Entry, n *node, fd handle) ([]frd.Entry, bool) {
+func (w *walker) list(l *frd.Lister, ps *partState, entries []frd.Entry, n *node, fd handle) ([]frd.Entry, bool) {
 	d := &n.dir
 	var err error
 	if w.opts.ReportVanished {
-		l.Vanished = func(name string) {
-			p := joinPath(d.Path, name)
-			w.report(d, p, d.Depth, &os.PathError{Op: "stat", Path: p, Err: syscall.ENOENT})
-		}
+		ps.d = d
+		l.Vanished = ps.vanishedFn
 		defer func() { l.Vanished = nil }()
 	}
 	if w.splitAt > 0 && d.Info.Size >= w.splitAt {
