@@ -366,3 +366,52 @@ func TestConcurrentWalksShareTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchesEarlyStopClosesDescriptors stops walks under Batches on a
+// later part of a directory of several buffers, in each way a walk stops
+// (an error, SkipAll, a cancel, a panic), with one and four workers, split
+// or not, and counts the descriptors before and after.
+func TestBatchesEarlyStopClosesDescriptors(t *testing.T) {
+	root := batchTree(t)
+	big := filepath.Join(root, "big")
+	for _, how := range []string{"error", "SkipAll", "cancel", "panic"} {
+		for _, opts := range []Options{{Workers: 1}, {Workers: 4}, {Workers: 2, SplitDirSize: 1}} {
+			before := openFDs(t)
+			for range 10 {
+				ctx, cancel := context.WithCancel(context.Background())
+				o := opts
+				o.Batches, o.StatAll = true, true
+				func() {
+					defer func() {
+						if r := recover(); r != nil && how != "panic" {
+							t.Fatalf("%s: panic %v", how, r)
+						}
+					}()
+					err := Dirs(ctx, root, &o, func(d *Dir) error {
+						if d.Path != big || d.Batch != 1 {
+							return nil
+						}
+						switch how {
+						case "error":
+							return errors.New("enough")
+						case "SkipAll":
+							return fs.SkipAll
+						case "cancel":
+							cancel()
+						case "panic":
+							panic("in a later part")
+						}
+						return nil
+					})
+					if how == "cancel" && !errors.Is(err, context.Canceled) || how == "error" && err == nil {
+						t.Errorf("%s, %+v: Dirs returned %v", how, opts, err)
+					}
+				}()
+				cancel()
+			}
+			if after := openFDs(t); after != before {
+				t.Errorf("%s, %+v: %d descriptors open after 10 stopped walks, %d before", how, opts, after, before)
+			}
+		}
+	}
+}
