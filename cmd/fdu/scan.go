@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"iter"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -274,13 +273,10 @@ func (s *scanner) entryUsage(e *frd.Entry, d *walk.Dir) usage {
 // time frd does not read, or saturated (past 2262) and so read again.
 func (s *scanner) entryTime(e *frd.Entry, d *walk.Dir) stamp {
 	ns := e.ModTimeNanos
-	switch s.cfg.timeType {
-	case "ctime":
+	if s.cfg.timeType == "ctime" {
 		ns = e.ChangeTimeNanos
-	case "atime":
-		ns = math.MaxInt64
 	}
-	if t, ok := nanoStamp(ns); ok {
+	if t, ok := nanoStamp(ns); ok && s.cfg.timeType != "atime" {
 		return t
 	}
 	if e == &d.Info {
