@@ -2,9 +2,4 @@ module github.com/pbednarcik/flexreaddir
 
 go 1.26.0
 
-require (
-	github.com/spf13/pflag v1.1.0
-	golang.org/x/sys v0.50.0
-)
-
-require golang.org/x/term v0.48.0
+require golang.org/x/sys v0.50.0

@@ -1,0 +1,15 @@
+module github.com/pbednarcik/flexreaddir/cmd
+
+go 1.26.0
+
+// The commands' own module, so that a program importing the library
+// (frd, walk, tree) gets golang.org/x/sys and nothing else in its
+// module graph. go.work at the root joins the two for development.
+replace github.com/pbednarcik/flexreaddir => ../
+
+require (
+	github.com/pbednarcik/flexreaddir v0.0.0
+	github.com/spf13/pflag v1.1.0
+	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
+)
