@@ -1,0 +1,154 @@
+package dutree
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// Meta is the metadata of an ncdu export: who wrote it and when.
+type Meta struct {
+	Progname, Progver string
+	Timestamp         int64
+}
+
+// WriteOptions say what an export holds beyond ncdu's defaults.
+type WriteOptions struct {
+	Meta
+	Mtime bool // each entry's modification time (ncdu's -e writes it)
+}
+
+// Write writes t in ncdu's JSON export format, version 1.2
+// (https://dev.yorhel.nl/ncdu/jsonfmt): what `ncdu -o` writes, read by
+// `ncdu -f` and `gdu -f`. Names are written as ncdu writes them: their
+// bytes as they are, valid UTF-8 or not, with quotes, backslashes and
+// control characters escaped.
+func Write(w io.Writer, t *Tree, o WriteOptions) error {
+	e := &encoder{w: bufio.NewWriterSize(w, 64<<10), o: o}
+	e.raw(`[1,2,{"progname":`)
+	e.str(o.Progname)
+	e.raw(`,"progver":`)
+	e.str(o.Progver)
+	e.raw(`,"timestamp":`)
+	e.int(o.Timestamp)
+	e.raw("},\n")
+	e.node(&t.Root, ^t.Root.devOr(0))
+	e.raw("]\n")
+	return e.w.Flush()
+}
+
+type encoder struct {
+	w *bufio.Writer
+	o WriteOptions
+}
+
+func (e *encoder) raw(s string) { e.w.WriteString(s) }
+func (e *encoder) int(n int64)  { e.w.Write(strconv.AppendInt(e.w.AvailableBuffer(), n, 10)) }
+func (e *encoder) uint(n uint64) {
+	e.w.Write(strconv.AppendUint(e.w.AvailableBuffer(), n, 10))
+}
+
+func (n *Node) devOr(parent uint64) uint64 {
+	if n.Dir != nil {
+		return n.Dir.Dev
+	}
+	return parent
+}
+
+// node writes n, a directory as an array of its info and its entries;
+// parentDev is its parent's device, written again only where it changes.
+func (e *encoder) node(n *Node, parentDev uint64) {
+	if n.Dir == nil {
+		e.info(n, parentDev)
+		return
+	}
+	e.raw("[")
+	e.info(n, parentDev)
+	for i := range n.Dir.Kids {
+		e.raw(",\n")
+		e.node(&n.Dir.Kids[i], n.Dir.Dev)
+	}
+	e.raw("]")
+}
+
+func (e *encoder) info(n *Node, parentDev uint64) {
+	e.raw(`{"name":`)
+	e.str(n.Name)
+	field := func(name string, v int64) {
+		if v != 0 {
+			e.raw(`,"` + name + `":`)
+			e.int(v)
+		}
+	}
+	field("asize", n.Asize)
+	field("dsize", n.Dsize)
+	if n.Dir != nil && n.Dir.Dev != parentDev {
+		e.raw(`,"dev":`)
+		e.uint(n.Dir.Dev)
+	}
+	if n.Flags&HardLink != 0 {
+		e.raw(`,"ino":`)
+		e.uint(n.Ino)
+		e.raw(`,"hlnkc":true,"nlink":`)
+		e.uint(uint64(n.Nlink))
+	}
+	if n.Flags&ReadError != 0 {
+		e.raw(`,"read_error":true`)
+	}
+	switch {
+	case n.Flags&OtherFS != 0:
+		e.raw(`,"excluded":"otherfs"`)
+	case n.Flags&KernFS != 0:
+		e.raw(`,"excluded":"kernfs"`)
+	case n.Flags&Excluded != 0:
+		e.raw(`,"excluded":"pattern"`)
+	}
+	if n.Flags&NotReg != 0 {
+		e.raw(`,"notreg":true`)
+	}
+	if n.Flags&Symlink != 0 {
+		e.raw(`,"mode":41471`) // S_IFLNK|0777: the only way the format tells a link
+	}
+	if e.o.Mtime && n.Mtime != 0 {
+		e.raw(`,"mtime":`)
+		e.int(n.Mtime)
+	}
+	e.raw("}")
+}
+
+// str writes s as a JSON string the way ncdu does: bytes of 0x80 and up
+// as they are, so a name that is not UTF-8 comes back byte for byte.
+func (e *encoder) str(s string) {
+	const hex = "0123456789abcdef"
+	e.w.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		e.w.WriteString(s[start:i])
+		switch c {
+		case '"', '\\':
+			e.w.WriteByte('\\')
+			e.w.WriteByte(c)
+		case '\n':
+			e.raw(`\n`)
+		case '\r':
+			e.raw(`\r`)
+		case '\t':
+			e.raw(`\t`)
+		case '\b':
+			e.raw(`\b`)
+		case '\f':
+			e.raw(`\f`)
+		default:
+			e.raw(`\u00`)
+			e.w.WriteByte(hex[c>>4])
+			e.w.WriteByte(hex[c&15])
+		}
+		start = i + 1
+	}
+	e.w.WriteString(s[start:])
+	e.w.WriteByte('"')
+}

@@ -1,0 +1,223 @@
+package dutree
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// makeTree makes a small tree with the odd kinds of entry: hard links
+// across directories, a symbolic link, a FIFO, an empty directory, a
+// sparse file, names that are not UTF-8 or hold control characters.
+func makeTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{"a/b/c", "empty", "x/y"} {
+		must(os.MkdirAll(filepath.Join(root, d), 0o755))
+	}
+	write := func(name string, n int) {
+		must(os.WriteFile(filepath.Join(root, name), []byte(strings.Repeat("z", n)), 0o644))
+	}
+	write("a/f", 10000)
+	write("a/b/c/deep", 123)
+	write("x/y/big", 70000)
+	write("bad\xffname", 5)
+	write("ctl\x01\ttab\"q\\", 7)
+	write("ünï", 9)
+	must(os.Link(filepath.Join(root, "a/f"), filepath.Join(root, "x/hl")))
+	must(os.Symlink("a/f", filepath.Join(root, "lnk")))
+	must(syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+	f, err := os.Create(filepath.Join(root, "sparse"))
+	must(err)
+	must(f.Truncate(1 << 20))
+	f.Close()
+	return root
+}
+
+// du is GNU du's count of dir in bytes: apparent or on disk.
+func du(t *testing.T, dir string, apparent bool) int64 {
+	t.Helper()
+	args := []string{"-s", "-B1", dir}
+	if apparent {
+		args = []string{"-s", "-b", dir}
+	}
+	out, err := exec.Command("du", args...).Output()
+	if err != nil {
+		t.Skipf("GNU du: %v", err)
+	}
+	n, err := strconv.ParseInt(strings.Fields(string(out))[0], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func count(t *testing.T, dir string) int64 {
+	t.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(string, os.DirEntry, error) error { n++; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n - 1
+}
+
+func TestScanCountsAsDu(t *testing.T) {
+	root := makeTree(t)
+	for _, workers := range []int{1, 2, 8} {
+		tr, errs, err := Scan(context.Background(), root, ScanOptions{Workers: workers})
+		if err != nil || len(errs) > 0 {
+			t.Fatal(err, errs)
+		}
+		d := tr.Root.Dir
+		if got, want := d.Dsize, du(t, root, false); got != want {
+			t.Errorf("workers %d: disk usage %d, du says %d", workers, got, want)
+		}
+		if got, want := d.Asize, du(t, root, true); got != want {
+			t.Errorf("workers %d: apparent size %d, du -b says %d", workers, got, want)
+		}
+		if got, want := d.Items, count(t, root); got != want {
+			t.Errorf("workers %d: %d items, %d entries in the tree", workers, got, want)
+		}
+		checkKinds(t, tr)
+	}
+}
+
+func checkKinds(t *testing.T, tr *Tree) {
+	t.Helper()
+	for path, want := range map[string]Flags{
+		"lnk": Symlink | NotReg, "fifo": NotReg, "a/f": HardLink, "x/hl": HardLink | LinkSeen, "bad\xffname": 0,
+	} {
+		n := tr.Find(strings.Split(path, "/"))
+		if n == nil {
+			t.Errorf("%q missing", path)
+		} else if n.Flags != want {
+			t.Errorf("%q: flags %b, want %b", path, n.Flags, want)
+		}
+	}
+	if n := tr.Find([]string{"empty"}); n == nil || n.Dir == nil || len(n.Dir.Kids) != 0 {
+		t.Errorf("empty directory: %+v", n)
+	}
+}
+
+func TestScanExcludes(t *testing.T) {
+	root := makeTree(t)
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 2, Exclude: func(p string) bool {
+		return filepath.Base(p) == "x" || filepath.Base(p) == "sparse"
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"x", "sparse"} {
+		n := tr.Find([]string{name})
+		if n == nil || n.Flags != Excluded || n.Dir != nil || n.Dsize != 0 {
+			t.Errorf("%s: %+v, want excluded and empty", name, n)
+		}
+	}
+	// x/hl is gone, so a/f is the only link seen: counted.
+	if n := tr.Find([]string{"a", "f"}); n.Flags&LinkSeen != 0 || n.Size(false) == 0 {
+		t.Errorf("a/f: %+v", n)
+	}
+}
+
+func TestDeleteUpdatesAncestors(t *testing.T) {
+	root := makeTree(t)
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := tr.Find([]string{"x"})
+	if err := tr.Delete(filepath.Join(root, "x"), x, "y"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "x/y")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("x/y still there: %v", err)
+	}
+	if got, want := tr.Root.Dir.Dsize, du(t, root, false); got != want {
+		t.Errorf("after deleting x/y: %d, du says %d", got, want)
+	}
+	if got, want := x.Dir.Items, count(t, filepath.Join(root, "x")); got != want {
+		t.Errorf("x holds %d items, on disk %d", got, want)
+	}
+	// The counted link goes: the other link is counted now, and the
+	// total, as du's, is unchanged.
+	a := tr.Find([]string{"a"})
+	before := tr.Root.Dir.Dsize
+	if err := tr.Delete(filepath.Join(root, "a"), a, "f"); err != nil {
+		t.Fatal(err)
+	}
+	if hl := tr.Find([]string{"x", "hl"}); hl.Flags&LinkSeen != 0 {
+		t.Errorf("x/hl not counted once a/f is gone")
+	}
+	if got, want := tr.Root.Dir.Dsize, du(t, root, false); got != want || got != before {
+		t.Errorf("after deleting a/f: %d (before %d), du says %d", got, before, want)
+	}
+}
+
+func TestDeleteRefusesWhatChanged(t *testing.T) {
+	root := makeTree(t)
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file replaced by another under its name.
+	p := filepath.Join(root, "a", "f")
+	os.Remove(p)
+	os.WriteFile(p, []byte("new"), 0o644)
+	if err := tr.Delete(filepath.Join(root, "a"), tr.Find([]string{"a"}), "f"); !errors.Is(err, ErrChanged) {
+		t.Errorf("replaced file: %v, want ErrChanged", err)
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Errorf("the new file was deleted: %v", err)
+	}
+	// The directory swapped for a symbolic link to another with the same
+	// names: nothing there is deleted.
+	other := t.TempDir()
+	os.MkdirAll(filepath.Join(other, "y"), 0o755)
+	x := filepath.Join(root, "x")
+	if err := os.Rename(x, x+".old"); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(other, x)
+	if err := tr.Delete(x, tr.Find([]string{"x"}), "y"); err == nil {
+		t.Errorf("deleted through a symbolic link")
+	}
+	if _, err := os.Stat(filepath.Join(other, "y")); err != nil {
+		t.Errorf("the other tree lost y: %v", err)
+	}
+	if tr.Find([]string{"x", "y"}) == nil {
+		t.Errorf("the tree lost x/y on a refused deletion")
+	}
+}
+
+func TestRescan(t *testing.T) {
+	root := makeTree(t)
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "a", "b", "new"), make([]byte, 50000), 0o644)
+	b := tr.Find([]string{"a", "b"})
+	if _, err := Rescan(context.Background(), filepath.Join(root, "a", "b"), b, ScanOptions{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	tr.Recount()
+	if got, want := tr.Root.Dir.Dsize, du(t, root, false); got != want {
+		t.Errorf("after a rescan: %d, du says %d", got, want)
+	}
+	if tr.Find([]string{"a", "b", "new"}) == nil || tr.Find([]string{"a", "b", "c", "deep"}) == nil {
+		t.Errorf("rescanned directory lacks entries")
+	}
+}

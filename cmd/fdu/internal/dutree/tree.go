@@ -1,0 +1,175 @@
+// Package dutree is the in-memory tree behind fdu's interactive browser
+// and its ncdu-format export and import: every entry of a scan, about 64
+// bytes each plus its name, with each directory's totals counted as du
+// counts them (a file with several links once).
+package dutree
+
+import (
+	"slices"
+	"strings"
+)
+
+// Flags mark what a browser shows beside an entry, as ncdu's legend does.
+type Flags uint16
+
+const (
+	ReadError  Flags = 1 << iota // a directory not read in full, or an entry not stat'ed
+	ErrorBelow                   // a directory with a ReadError somewhere below (set by Recount)
+	Excluded                     // left out by an --exclude pattern
+	OtherFS                      // a directory on another file system, left out under -x
+	KernFS                       // left out as a kernel file system (read from ncdu's files)
+	Symlink                      // a symbolic link
+	NotReg                       // neither a regular file nor a directory
+	HardLink                     // a file with more than one link
+	LinkSeen                     // a hard link whose file was counted at an earlier link (set by Recount)
+)
+
+// Node is one entry: a file, or a directory with its Dir.
+type Node struct {
+	Name  string
+	Dir   *Dir  // nil for anything but a directory
+	Asize int64 // apparent size (st_size); a directory's own
+	Dsize int64 // disk usage (st_blocks*512); a directory's own
+	Ino   uint64
+	Mtime int64 // seconds since 1970; 0 when unknown
+	Nlink uint32
+	Flags Flags
+}
+
+// Dir is a directory's entries and what Recount adds up below it.
+type Dir struct {
+	Kids []Node
+	Dev  uint64 // the device of the directory and of its files
+
+	// Totals, the directory's own sizes included: each file counted once
+	// however many links lead to it within the tree.
+	Asize, Dsize int64
+	Items        int64 // entries below, at every depth
+	Newest       int64 // the latest Mtime below, the directory's own included
+}
+
+// Tree is a scan: its root's Name is the path scanned, made absolute.
+type Tree struct {
+	Root Node
+}
+
+// IsDir reports whether n is a directory.
+func (n *Node) IsDir() bool { return n.Dir != nil }
+
+// Size is n's size as the browser shows it: for a directory its total.
+func (n *Node) Size(apparent bool) int64 {
+	switch {
+	case n.Dir != nil && apparent:
+		return n.Dir.Asize
+	case n.Dir != nil:
+		return n.Dir.Dsize
+	case n.Flags&LinkSeen != 0:
+		return 0 // counted at its first link
+	case apparent:
+		return n.Asize
+	}
+	return n.Dsize
+}
+
+// Items is the entries below n, at every depth (0 for a file).
+func (n *Node) Items() int64 {
+	if n.Dir == nil {
+		return 0
+	}
+	return n.Dir.Items
+}
+
+// Newest is n's Mtime, or for a directory the latest below it.
+func (n *Node) Newest() int64 {
+	if n.Dir == nil {
+		return n.Mtime
+	}
+	return n.Dir.Newest
+}
+
+// Recount sets every directory's totals and the LinkSeen and ErrorBelow
+// marks, in one pass over the tree: hard links are counted at the first
+// link met in name order, so the result is the same on every run.
+func (t *Tree) Recount() {
+	seen := map[[2]uint64]struct{}{}
+	if t.Root.Dir != nil {
+		recount(&t.Root, seen)
+	}
+}
+
+func recount(n *Node, seen map[[2]uint64]struct{}) {
+	d := n.Dir
+	d.Asize, d.Dsize, d.Items, d.Newest = n.Asize, n.Dsize, 0, n.Mtime
+	n.Flags &^= ErrorBelow
+	for i := range d.Kids {
+		k := &d.Kids[i]
+		d.Items++
+		if k.Dir != nil {
+			recount(k, seen)
+			d.Asize += k.Dir.Asize
+			d.Dsize += k.Dir.Dsize
+			d.Items += k.Dir.Items
+			d.Newest = max(d.Newest, k.Dir.Newest)
+			if k.Flags&(ReadError|ErrorBelow) != 0 {
+				n.Flags |= ErrorBelow
+			}
+			continue
+		}
+		d.Newest = max(d.Newest, k.Mtime)
+		if k.Flags&ReadError != 0 {
+			n.Flags |= ErrorBelow
+		}
+		k.Flags &^= LinkSeen
+		if k.Flags&HardLink != 0 {
+			id := [2]uint64{d.Dev, k.Ino}
+			if _, ok := seen[id]; ok {
+				k.Flags |= LinkSeen
+				continue
+			}
+			seen[id] = struct{}{}
+		}
+		d.Asize += k.Asize
+		d.Dsize += k.Dsize
+	}
+}
+
+// SortNames puts d's entries in byte order of their names, the order
+// Lookup needs.
+func (d *Dir) SortNames() {
+	slices.SortFunc(d.Kids, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// Lookup is the entry of d named name, or nil.
+func (d *Dir) Lookup(name string) *Node {
+	i, ok := slices.BinarySearchFunc(d.Kids, name, func(n Node, s string) int { return strings.Compare(n.Name, s) })
+	if !ok {
+		return nil
+	}
+	return &d.Kids[i]
+}
+
+// Remove takes the entry named name out of d, reporting whether it was
+// there. The totals are Recount's to fix.
+func (d *Dir) Remove(name string) bool {
+	i, ok := slices.BinarySearchFunc(d.Kids, name, func(n Node, s string) int { return strings.Compare(n.Name, s) })
+	if ok {
+		d.Kids = slices.Delete(d.Kids, i, i+1)
+	}
+	return ok
+}
+
+// Find is the node at names below the root (nil when a name is missing
+// or not a directory on the way).
+func (t *Tree) Find(names []string) *Node { return findIn(&t.Root, names) }
+
+func findIn(n *Node, names []string) *Node {
+	for _, name := range names {
+		if n.Dir == nil {
+			return nil
+		}
+		if n = n.Dir.Lookup(name); n == nil {
+			return nil
+		}
+	}
+	return n
+}
