@@ -8,8 +8,16 @@ go 1.26.0
 replace github.com/pbednarcik/flexreaddir => ../
 
 require (
+	github.com/gdamore/tcell/v2 v2.13.10
 	github.com/pbednarcik/flexreaddir v0.0.0
+	github.com/rivo/uniseg v0.4.7
 	github.com/spf13/pflag v1.1.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
+)
+
+require (
+	github.com/gdamore/encoding v1.0.1 // indirect
+	github.com/lucasb-eyer/go-colorful v1.3.0 // indirect
+	golang.org/x/text v0.31.0 // indirect
 )

@@ -48,6 +48,7 @@ type flagValues struct {
 	progress                                      *string
 	excludes, excludeFrom                         *[]string
 	tree, asJSON, help, version                   *bool
+	browse                                        browseFlags
 }
 
 // newFlags defines du's options, and fdu's, on cfg.
@@ -107,6 +108,13 @@ func newFlags(cfg *config) *flagValues {
 	fl.IntVar(&cfg.depth, "depth", 3, "")
 	fl.IntVar(&cfg.top, "top", 10, "")
 	v.progress = fl.String("progress", "auto", "")
+	v.browse = browseFlags{
+		interactive: fl.BoolP("interactive", "i", false, ""),
+		export:      fl.StringP("output-file", "o", "", ""),
+		load:        fl.StringP("input-file", "f", "", ""),
+		readOnly:    fl.Bool("read-only", false, ""),
+		noColor:     fl.Bool("no-color", false, ""),
+	}
 	v.help = fl.Bool("help", false, "")
 	v.version = fl.Bool("version", false, "")
 	// -H is a short flag only; its long name must not be reachable as --H.
@@ -126,6 +134,7 @@ func (c *command) parse(args []string) (cfg *config, files []string, code int, o
 	cfg.unit = unit
 	v := newFlags(cfg)
 	v.args = args
+	cfg.flags = v
 	expanded, err := expandLongOptions(v.fl, args)
 	if err == nil {
 		err = v.fl.Parse(expanded)
@@ -146,7 +155,7 @@ func (c *command) parse(args []string) (cfg *config, files []string, code int, o
 		fmt.Fprint(c.out, versionText())
 		return nil, nil, 0, false
 	}
-	for _, step := range []func(*config, *flagValues) (int, bool){c.sizes, c.excludes, c.modes, c.times, c.views, c.progressLine} {
+	for _, step := range []func(*config, *flagValues) (int, bool){c.sizes, c.excludes, c.modes, c.times, c.views, c.browseMode, c.progressLine} {
 		if code, ok := step(cfg, v); !ok {
 			return nil, nil, code, false
 		}
@@ -303,6 +312,9 @@ func unsupportedInView(cfg *config, v *flagValues) string {
 
 // progressLine starts the progress line on stderr, if asked for.
 func (c *command) progressLine(cfg *config, v *flagValues) (int, bool) {
+	if cfg.view == "browse" {
+		return 0, true // the browser shows its own
+	}
 	switch *v.progress {
 	case "auto":
 		if isTerminal(c.stderr) {

@@ -24,7 +24,8 @@ var duLongOptions = []string{
 // fduLongOptions are fdu's own, matched only when no du option matches, so
 // that each of du's abbreviations means what it means to du (--th is
 // --threshold, not also --threads).
-var fduLongOptions = []string{"threads", "tree", "json", "largest", "depth", "top", "progress"}
+var fduLongOptions = []string{"threads", "tree", "json", "largest", "depth", "top", "progress",
+	"interactive", "output-file", "input-file", "read-only", "no-color"}
 
 // getoptError is a command-line error in getopt's words.
 type getoptError string

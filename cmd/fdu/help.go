@@ -55,6 +55,16 @@ Views beyond du (instead of du's lines):
       --largest=N       the N largest files
       --progress=WHEN   a progress line on stderr after a second of scanning:
                           auto (only on a terminal), always or never
+
+Interactive (ncdu's keys; ? lists them):
+  -i, --interactive     scan FILE (a directory) and browse it: sort, enter,
+                          delete, rescan; -x, --exclude and the units apply
+  -o, --output-file=F   write the scan to F (- for stdout) in ncdu's JSON
+                          export format, readable by ncdu -f and gdu -f
+  -f, --input-file=F    browse a scan saved by fdu -o, ncdu -o or gdu -o
+                          (- for stdin); with -o, convert it
+      --read-only       browse without deletion, rescans or the shell
+      --no-color        no colours (also when NO_COLOR is set)
       --help     display this help and exit
       --version  output version information and exit
 

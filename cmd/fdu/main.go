@@ -54,6 +54,8 @@ type config struct {
 	largest   int    // --largest: how many files
 
 	files0 string // --files0-from's file, for messages
+
+	flags *flagValues // the command line, for the interactive mode's options
 }
 
 func main() {
@@ -155,6 +157,9 @@ func (c *command) finish(code int) int {
 
 // execute scans each file and reports as cfg asks.
 func (c *command) execute(cfg *config, files []string) int {
+	if cfg.view == "browse" {
+		return c.browseRun(cfg, cfg.flags, files)
+	}
 	r := &reporter{cfg: cfg, out: c.out, errOut: c.errOut, note: c.note, links: walk.NewLinkSet()}
 	s := &scanner{cfg: cfg, argIDs: map[[2]uint64]bool{}}
 	s.progress = c.progress

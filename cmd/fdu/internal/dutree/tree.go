@@ -56,15 +56,14 @@ type Tree struct {
 // IsDir reports whether n is a directory.
 func (n *Node) IsDir() bool { return n.Dir != nil }
 
-// Size is n's size as the browser shows it: for a directory its total.
+// Size is n's size as the browser shows it: for a directory its total
+// (each hard-linked file once), for a file its own, at every link.
 func (n *Node) Size(apparent bool) int64 {
 	switch {
 	case n.Dir != nil && apparent:
 		return n.Dir.Asize
 	case n.Dir != nil:
 		return n.Dir.Dsize
-	case n.Flags&LinkSeen != 0:
-		return 0 // counted at its first link
 	case apparent:
 		return n.Asize
 	}

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
+)
+
+// terminal is fdu running in a real terminal: a tmux session of its own
+// server, driven by send-keys and read by capture-pane.
+type terminal struct {
+	t    *testing.T
+	sock string
+}
+
+// startTerminal runs this test binary as fdu with args in a w x h tmux
+// window; env is added to fdu's environment.
+func startTerminal(t *testing.T, w, h int, env []string, args ...string) *terminal {
+	t.Helper()
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed (apt-get install tmux); .ci/run installs it")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "run.sh")
+	var sh strings.Builder
+	sh.WriteString("#!/bin/sh\n")
+	for _, e := range append(env, helperEnv+"="+strings.Join(args, "\x1f")) {
+		k, v, _ := strings.Cut(e, "=")
+		fmt.Fprintf(&sh, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	fmt.Fprintf(&sh, "'%s'\necho \"fdu exited $?\"\nsleep 600\n", self)
+	if err := os.WriteFile(script, []byte(sh.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tm := &terminal{t: t, sock: filepath.Join(dir, "tmux.sock")}
+	cmd := exec.Command(tmux, "-S", tm.sock, "-f", "/dev/null", "new-session", "-d", "-s", "fdu", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), script)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { exec.Command(tmux, "-S", tm.sock, "kill-server").Run() })
+	return tm
+}
+
+func (tm *terminal) tmux(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-S", tm.sock}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// keys types each key (tmux's names: Enter, Left, C-c) with a pause, so
+// an escape is never read as alt and the next key.
+func (tm *terminal) keys(keys ...string) {
+	tm.t.Helper()
+	for _, k := range keys {
+		tm.tmux("send-keys", "-t", "fdu", k)
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+func (tm *terminal) screen() string { return tm.tmux("capture-pane", "-p", "-t", "fdu") }
+
+// waitFor waits until the screen shows want, and returns it.
+func (tm *terminal) waitFor(want string) string {
+	tm.t.Helper()
+	var s string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if s = tm.screen(); strings.Contains(s, want) {
+			return s
+		}
+	}
+	tm.t.Fatalf("the screen never showed %q:\n%s", want, s)
+	return ""
+}
+
+// entries is the screen's list lines, from the third to the footer.
+func entries(screen string) []string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	var out []string
+	for _, l := range lines[2 : len(lines)-1] {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func footer(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// browseTree makes a tree whose entries sort differently by size, name
+// and count.
+func browseTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]int{
+		"big/one": 300 << 10, "big/two": 200 << 10, "big/three": 100 << 10,
+		"many/a": 1, "many/b": 1, "many/c": 1, "many/d": 1, "many/e": 1, "many/f": 1,
+		"alone": 50 << 10, ".hidden": 10 << 10,
+	}
+	for name, size := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func names(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		f := strings.Fields(l)
+		out = append(out, f[len(f)-1])
+	}
+	return out
+}
+
+func TestBrowserNavigateSortDelete(t *testing.T) {
+	root := browseTree(t)
+	tm := startTerminal(t, 100, 30, nil, "-i", root)
+	s := tm.waitFor("Total disk usage")
+	if got, want := strings.Join(names(entries(s)), " "), "/big alone /many .hidden"; got != want {
+		t.Fatalf("by size: %s, want %s\n%s", got, want, s)
+	}
+	tm.keys("n")
+	if s = tm.waitFor("/big"); strings.Join(names(entries(s)), " ") != ".hidden alone /big /many" {
+		t.Errorf("by name:\n%s", s)
+	}
+	tm.keys("C")
+	if s = tm.waitFor("/many"); names(entries(s))[0] != "/many" {
+		t.Errorf("by count:\n%s", s)
+	}
+	tm.keys("e")
+	if s = tm.waitFor("/many"); strings.Contains(s, ".hidden") {
+		t.Errorf("e did not hide .hidden:\n%s", s)
+	}
+	tm.keys("e", "s", "g", "Enter") // by size again, the top entry: big
+	s = tm.waitFor("--- " + root + "/big ")
+	if got := strings.Join(names(entries(s)), " "); got != "one two three" {
+		t.Fatalf("in big: %s\n%s", got, s)
+	}
+	before := footer(s)
+	tm.keys("j", "d")
+	tm.waitFor("Delete " + root + "/big/two?")
+	tm.keys("y")
+	s = tm.waitFor("--- " + root + "/big ")
+	for strings.Contains(s, "two") {
+		s = tm.screen()
+	}
+	if _, err := os.Stat(filepath.Join(root, "big", "two")); !os.IsNotExist(err) {
+		t.Fatalf("big/two still on disk: %v", err)
+	}
+	want := fmt.Sprintf("Total disk usage: %s", browse.Human(duBytes(t, filepath.Join(root, "big")), false))
+	if f := footer(s); !strings.Contains(f, want) || f == before {
+		t.Errorf("after the deletion the footer says %q, want %q (before: %q)", f, want, before)
+	}
+	if sel := strings.Join(names(entries(s)), " "); sel != "one three" {
+		t.Errorf("after the deletion: %s", sel)
+	}
+	tm.keys("Left")
+	s = tm.waitFor("--- " + root + " ")
+	wantRoot := fmt.Sprintf("Total disk usage: %s", browse.Human(duBytes(t, root), false))
+	if !strings.Contains(footer(s), wantRoot) {
+		t.Errorf("the root's total after the deletion: %q, want %q", footer(s), wantRoot)
+	}
+	tm.keys("q")
+	tm.waitFor("fdu exited 0")
+}
+
+// duBytes is GNU du's disk usage of dir in bytes.
+func duBytes(t *testing.T, dir string) int64 {
+	t.Helper()
+	out, err := exec.Command("du", "-sB1", dir).Output()
+	if err != nil {
+		t.Skipf("GNU du: %v", err)
+	}
+	var n int64
+	fmt.Sscan(string(out), &n)
+	return n
+}
+
+func TestBrowserHelpInfoAndKeysInHelp(t *testing.T) {
+	root := browseTree(t)
+	tm := startTerminal(t, 80, 24, nil, "-i", root)
+	tm.waitFor("Total disk usage")
+	tm.keys("?")
+	s := tm.waitFor("fdu help")
+	for _, k := range []string{"delete the selected entry", "sort by size / name", "H  a hard link"} {
+		if !strings.Contains(s, k) {
+			t.Errorf("help lacks %q:\n%s", k, s)
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if len([]rune(l)) > 80 {
+			t.Errorf("a line wider than 80 columns: %q", l)
+		}
+	}
+	tm.keys("Escape")
+	for strings.Contains(tm.screen(), "fdu help") {
+		time.Sleep(20 * time.Millisecond)
+	}
+	tm.keys("i")
+	s = tm.waitFor("Item info")
+	if !strings.Contains(s, "Path:        "+root+"/big") || !strings.Contains(s, "Inode:") {
+		t.Errorf("info:\n%s", s)
+	}
+	tm.keys("Escape", "q")
+	tm.waitFor("fdu exited 0")
+}
+
+func TestBrowserReadOnlyAndImported(t *testing.T) {
+	root := browseTree(t)
+	export := filepath.Join(t.TempDir(), "scan.json")
+	if code := run([]string{"-o", export, root}, nil, os.Stdout, os.Stderr); code != 0 {
+		t.Fatalf("fdu -o: %d", code)
+	}
+	tm := startTerminal(t, 100, 30, nil, "-f", export)
+	tm.waitFor("[imported]")
+	tm.keys("d")
+	tm.waitFor("read from " + export + ", not scanned")
+	tm.keys("q")
+	tm.waitFor("fdu exited 0")
+
+	tm = startTerminal(t, 100, 30, nil, "--read-only", "-i", root)
+	tm.waitFor("[read-only]")
+	tm.keys("d")
+	tm.waitFor("read-only mode")
+	tm.keys("r")
+	tm.waitFor("read-only mode")
+	if _, err := os.Stat(filepath.Join(root, "big")); err != nil {
+		t.Fatal(err)
+	}
+	tm.keys("q")
+	tm.waitFor("fdu exited 0")
+}
+
+func TestBrowserResizes(t *testing.T) {
+	root := browseTree(t)
+	tm := startTerminal(t, 100, 30, nil, "-i", root)
+	tm.waitFor("Total disk usage")
+	tm.tmux("resize-window", "-t", "fdu", "-x", "60", "-y", "12")
+	var s string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		s = tm.screen()
+		if lines := strings.Split(strings.TrimRight(s, "\n"), "\n"); len(lines) == 12 && strings.Contains(lines[11], "Total disk") {
+			break
+		}
+	}
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) != 12 || !strings.Contains(lines[11], "Total disk") {
+		t.Fatalf("after resizing to 60x12:\n%s", s)
+	}
+	for _, l := range lines {
+		if len([]rune(l)) > 60 {
+			t.Errorf("wider than 60: %q", l)
+		}
+	}
+	tm.keys("q")
+	tm.waitFor("fdu exited 0")
+}
+
+// colorSGR is an escape sequence that sets a colour (not 39 and 49, the
+// defaults).
+var colorSGR = regexp.MustCompile(`\x1b\[(?:[0-9]+;)*(?:3[0-8]|4[0-8])(?:;[0-9]+)*m`)
+
+func TestBrowserNoColor(t *testing.T) {
+	root := browseTree(t)
+	for _, c := range []struct {
+		env   []string
+		args  []string
+		color bool
+	}{
+		{nil, nil, true},
+		{[]string{"NO_COLOR=1"}, nil, false},
+		{nil, []string{"--no-color"}, false},
+	} {
+		tm := startTerminal(t, 100, 30, append(c.env, "TERM=xterm-256color"), append(c.args, "-i", root)...)
+		tm.waitFor("Total disk usage")
+		s := tm.tmux("capture-pane", "-e", "-p", "-t", "fdu")
+		colored := colorSGR.MatchString(s)
+		if colored != c.color {
+			t.Errorf("%v %v: colours %v, want %v:\n%q", c.env, c.args, colored, c.color, s)
+		}
+		tm.keys("q")
+		tm.waitFor("fdu exited 0")
+	}
+}
+
+func TestBrowserRescanAndShell(t *testing.T) {
+	root := browseTree(t)
+	tm := startTerminal(t, 100, 30, []string{"SHELL=/bin/sh", "PS1=shell$ "}, "-i", root)
+	tm.waitFor("Total disk usage")
+	tm.keys("b")
+	tm.waitFor("shell$")
+	tm.keys("head -c 2000000 /dev/zero > added; exit", "Enter")
+	tm.waitFor("Back from the shell")
+	tm.keys("r")
+	s := tm.waitFor("added")
+	if names(entries(s))[0] != "added" {
+		t.Errorf("after a rescan the largest entry is not added:\n%s", s)
+	}
+	want := fmt.Sprintf("Total disk usage: %s", browse.Human(duBytes(t, root), false))
+	if !strings.Contains(footer(s), want) {
+		t.Errorf("footer %q, want %q", footer(s), want)
+	}
+	tm.keys("q")
+	tm.waitFor("fdu exited 0")
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
+)
+
+// browseFlags are fdu's interactive options, which du does not have.
+type browseFlags struct {
+	interactive, readOnly, noColor *bool
+	export, load                   *string
+}
+
+// browseMode checks the interactive options: -i browses a scan, -o
+// exports one (or the file -f reads), -f browses a saved one.
+func (c *command) browseMode(cfg *config, v *flagValues) (int, bool) {
+	bf := v.browse
+	if !*bf.interactive && *bf.export == "" && *bf.load == "" {
+		if *bf.readOnly || *bf.noColor {
+			c.warn("--read-only and --no-color go with -i or -f")
+			return c.tryHelp(), false
+		}
+		return 0, true
+	}
+	if cfg.view != "" {
+		c.warn("-i, -o and -f are not --%s: choose one", cfg.view)
+		return c.tryHelp(), false
+	}
+	if opt := unsupportedInBrowser(cfg, v); opt != "" {
+		c.warn("-i, -o and -f do not take %s", opt)
+		return c.tryHelp(), false
+	}
+	cfg.view = "browse"
+	return 0, true
+}
+
+// unsupportedInBrowser names a du option the browser does not honour, or "".
+func unsupportedInBrowser(cfg *config, v *flagValues) string {
+	for _, o := range []struct{ flag, name string }{
+		{"all", "-a"}, {"summarize", "-s"}, {"total", "-c"}, {"max-depth", "-d"}, {"threshold", "-t"},
+		{"separate-dirs", "-S"}, {"count-links", "-l"}, {"inodes", "--inodes"}, {"null", "-0"},
+		{"files0-from", "--files0-from"}, {"dereference", "-L"}, {"dereference-args", "-D"}, {"H", "-H"},
+	} {
+		if v.fl.Changed(o.flag) {
+			return o.name
+		}
+	}
+	if cfg.showTime && cfg.timeType != "mtime" {
+		return "--time=" + cfg.timeType + " (only the modification time is kept)"
+	}
+	return ""
+}
+
+// browseRun runs -i, -o or -f and returns the exit status.
+func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
+	bf := v.browse
+	if *bf.load != "" && len(v.fl.Args()) > 0 {
+		c.warn("-f reads a saved scan: extra operand %s", quote(files[0]))
+		return c.tryHelp()
+	}
+	if *bf.load == "" && len(files) > 1 {
+		c.warn("-i and -o scan one directory: extra operand %s", quote(files[1]))
+		return c.tryHelp()
+	}
+	var tree *dutree.Tree
+	imported := ""
+	if *bf.load != "" {
+		t, err := c.load(*bf.load)
+		if err != nil {
+			c.warn("%s: %v", quotef(*bf.load), err)
+			return 1
+		}
+		tree, imported = t, *bf.load
+	}
+	if *bf.export != "" {
+		if tree == nil {
+			var ok bool
+			if tree, ok = c.scanQuietly(cfg, files[0]); !ok {
+				return 1
+			}
+		}
+		if err := c.export(*bf.export, tree, cfg.showTime); err != nil {
+			c.warn("%s: %s", quotef(*bf.export), strerror(err))
+			return 1
+		}
+		return 0 // finish adds the scan's errors' status
+	}
+	return c.browse(cfg, v, tree, imported, files[0])
+}
+
+func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
+	o := dutree.ScanOptions{Workers: cfg.jobs, OneFileSystem: cfg.oneFS}
+	if len(cfg.exclude.patterns) > 0 {
+		o.Exclude = cfg.exclude.excluded
+	}
+	return o
+}
+
+// scanQuietly scans dir for -o, its errors reported as du words them.
+func (c *command) scanQuietly(cfg *config, dir string) (*dutree.Tree, bool) {
+	t, errs, err := dutree.Scan(context.Background(), dir, c.scanOptions(cfg))
+	for _, e := range errs {
+		c.errOut(scanError(e))
+	}
+	if err != nil {
+		if len(errs) == 0 {
+			c.errOut("cannot read directory " + quote(dir) + ": " + strerror(err))
+		}
+		return nil, false
+	}
+	return t, true
+}
+
+func scanError(e dutree.Error) string {
+	var pe *os.PathError
+	if errors.As(e.Err, &pe) && pe.Op == "open" {
+		return "cannot read directory " + quote(e.Path) + ": " + strerror(e.Err)
+	}
+	return "cannot access " + quote(e.Path) + ": " + strerror(e.Err)
+}
+
+func (c *command) load(name string) (*dutree.Tree, error) {
+	var r io.Reader = c.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, errors.New(strerror(err))
+		}
+		defer f.Close()
+		r = f
+	}
+	t, _, err := dutree.Read(r)
+	return t, err
+}
+
+// export writes t to name ("-": stdout), under a temporary name renamed
+// into place once complete, so a failed export leaves no half a file.
+func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
+	o := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version, Timestamp: time.Now().Unix()}, Mtime: mtime}
+	if name == "-" {
+		if err := dutree.Write(c.out, t, o); err != nil {
+			return err
+		}
+		return c.out.Flush()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	err = dutree.Write(tmp, t, o)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// browse scans dir with a progress screen (unless t was read from a
+// file), then shows the browser.
+func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, dir string) int {
+	s, err := tcell.NewScreen()
+	if err == nil {
+		err = s.Init()
+	}
+	if err != nil {
+		c.warn("the interactive mode needs a terminal: %v", err)
+		return 1
+	}
+	defer s.Fini()
+	color := !*v.browse.noColor && os.Getenv("NO_COLOR") == ""
+	opts := c.scanOptions(cfg)
+	if t == nil {
+		var ok bool
+		if t, ok = scanWithProgress(s, dir, opts, color); !ok {
+			return 0 // the user stopped the scan
+		}
+		if t == nil {
+			s.Fini()
+			c.warn("cannot read directory %s", quote(dir))
+			return 1
+		}
+	}
+	err = browse.Run(s, browse.Config{
+		Tree: t, Version: version, Apparent: cfg.apparent, Format: sizeFormat(cfg, v),
+		ReadOnly: *v.browse.readOnly, Imported: imported, Color: color, Mtime: cfg.showTime,
+		Rescan: func(path string, n *dutree.Node) ([]dutree.Error, error) {
+			return dutree.Rescan(context.Background(), path, n, opts)
+		},
+	})
+	if err != nil {
+		s.Fini()
+		c.warn("%v", err)
+		return 1
+	}
+	return 0
+}
+
+// scanWithProgress scans dir while the screen shows how far it got; ok
+// is false when the user stopped it.
+func scanWithProgress(s tcell.Screen, dir string, opts dutree.ScanOptions, color bool) (t *dutree.Tree, ok bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts.Progress = &dutree.Progress{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t, _, _ = dutree.Scan(ctx, dir, opts)
+	}()
+	stopped := browse.ScanProgress(s, dir, opts.Progress, done, color)
+	if stopped {
+		cancel()
+		<-done
+		return nil, false
+	}
+	return t, true
+}
+
+// sizeFormat is how the browser shows a size: ncdu's units, unless a du
+// unit option (-B, -k, -m) asks for its numbers.
+func sizeFormat(cfg *config, v *flagValues) func(int64) string {
+	switch {
+	case v.fl.Changed("si"):
+		return func(n int64) string { return browse.Human(n, true) }
+	case v.fl.Changed("block-size") || v.fl.Changed("kibibytes") || v.fl.Changed("mebibytes") || v.fl.Changed("bytes"):
+		return func(n int64) string { return cfg.unit.format(uint64(max(n, 0))) }
+	}
+	return func(n int64) string { return browse.Human(n, false) }
+}

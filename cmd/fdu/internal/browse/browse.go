@@ -1,0 +1,314 @@
+// Package browse is fdu's interactive browser: a full-screen list of a
+// directory's entries by size, entered and left with the keys ncdu users
+// know, where an entry can be deleted and a directory scanned again, on a
+// tcell screen.
+package browse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
+)
+
+// Config is what the command line asks of the browser.
+type Config struct {
+	Tree     *dutree.Tree
+	Version  string
+	Apparent bool                // show apparent sizes at first (--apparent-size, -b)
+	Format   func(int64) string  // a size as the column shows it
+	ReadOnly bool                // --read-only: no deletion, rescan or shell
+	Imported string              // the file read by -f, "" for a scan: then also read-only
+	Color    bool                // false under NO_COLOR and --no-color
+	Mtime    bool                // show the mtime column at first (--time)
+	Rescan   func(path string, n *dutree.Node) ([]dutree.Error, error)
+	Shell    func(dir string) error // runs a shell in dir; nil: $SHELL
+}
+
+// sortKey is what the list is ordered by.
+type sortKey int
+
+const (
+	bySize sortKey = iota
+	byName
+	byCount
+	byMtime
+)
+
+// graphMode is what the graph column shows: ncdu's g cycles through them.
+type graphMode int
+
+const (
+	graphBoth graphMode = iota
+	graphPercent
+	graphBar
+	graphNone
+)
+
+// browser is the browser's state between keys.
+type browser struct {
+	cfg    Config
+	s      tcell.Screen
+	styles styles
+
+	stack    []*dutree.Node // the root, down to the directory shown
+	view     []int          // the shown entries of its Dir.Kids, in order
+	sel, top int            // the selected row, the first row shown
+
+	sort      sortKey
+	desc      bool
+	dirsFirst bool
+	apparent  bool
+	hidden    bool // hidden files shown (ncdu's e)
+	count     bool // the item-count column
+	mtime     bool
+	graph     graphMode
+
+	modal   modal
+	message string // an error or a note, shown until a key
+	quit    bool
+}
+
+// Run shows cfg.Tree on s until the user quits.
+func Run(s tcell.Screen, cfg Config) error {
+	b := newBrowser(s, cfg)
+	for !b.quit {
+		b.draw()
+		switch ev := s.PollEvent().(type) {
+		case *tcell.EventResize:
+			s.Sync()
+		case *tcell.EventKey:
+			b.key(ev)
+		case nil:
+			return errors.New("the terminal went away")
+		}
+	}
+	return nil
+}
+
+func newBrowser(s tcell.Screen, cfg Config) *browser {
+	if cfg.Format == nil {
+		cfg.Format = func(n int64) string { return Human(n, false) }
+	}
+	b := &browser{cfg: cfg, s: s, styles: newStyles(cfg.Color), stack: []*dutree.Node{&cfg.Tree.Root},
+		desc: true, apparent: cfg.Apparent, hidden: true, mtime: cfg.Mtime}
+	b.refresh("")
+	return b
+}
+
+// dir is the directory shown.
+func (b *browser) dir() *dutree.Node { return b.stack[len(b.stack)-1] }
+
+// path is the path of the directory shown, or of name in it.
+func (b *browser) path(name string) string {
+	parts := []string{b.stack[0].Name}
+	for _, n := range b.stack[1:] {
+		parts = append(parts, n.Name)
+	}
+	if name != "" {
+		parts = append(parts, name)
+	}
+	p := strings.Join(parts, "/")
+	if strings.HasPrefix(p, "//") {
+		p = p[1:] // the root directory's own "/"
+	}
+	return p
+}
+
+// selected is the entry under the cursor, or nil in an empty directory.
+func (b *browser) selected() *dutree.Node {
+	if b.sel < 0 || b.sel >= len(b.view) {
+		return nil
+	}
+	return &b.dir().Dir.Kids[b.view[b.sel]]
+}
+
+// refresh orders and filters the directory's entries again, keeping the
+// cursor on the entry named keep (or where it was).
+func (b *browser) refresh(keep string) {
+	if keep == "" {
+		if n := b.selected(); n != nil {
+			keep = n.Name
+		}
+	}
+	kids := b.dir().Dir.Kids
+	b.view = b.view[:0]
+	for i := range kids {
+		if b.hidden || !strings.HasPrefix(kids[i].Name, ".") && kids[i].Flags&dutree.Excluded == 0 {
+			b.view = append(b.view, i)
+		}
+	}
+	slices.SortStableFunc(b.view, func(i, j int) int { return b.compare(&kids[i], &kids[j]) })
+	b.sel = min(b.sel, len(b.view)-1)
+	for row, i := range b.view {
+		if kids[i].Name == keep {
+			b.sel = row
+		}
+	}
+	b.sel = max(b.sel, 0)
+}
+
+func (b *browser) compare(x, y *dutree.Node) int {
+	if b.dirsFirst && x.IsDir() != y.IsDir() {
+		if x.IsDir() {
+			return -1
+		}
+		return 1
+	}
+	c := 0
+	switch b.sort {
+	case bySize:
+		c = cmpInt(x.Size(b.apparent), y.Size(b.apparent))
+	case byCount:
+		c = cmpInt(x.Items(), y.Items())
+	case byMtime:
+		c = cmpInt(x.Newest(), y.Newest())
+	}
+	if b.desc {
+		c = -c
+	}
+	if c == 0 {
+		c = strings.Compare(x.Name, y.Name)
+		if b.sort == byName && b.desc {
+			c = -c
+		}
+	}
+	return c
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// readOnly says why deleting, rescanning and the shell are off, or "".
+func (b *browser) readOnly() string {
+	switch {
+	case b.cfg.Imported != "":
+		return "read from " + b.cfg.Imported + ", not scanned: deletion, rescans and the shell are off"
+	case b.cfg.ReadOnly:
+		return "read-only mode (--read-only): deletion, rescans and the shell are off"
+	}
+	return ""
+}
+
+// enter opens the selected directory.
+func (b *browser) enter() {
+	n := b.selected()
+	if n == nil || n.Dir == nil {
+		return
+	}
+	b.stack = append(b.stack, n)
+	b.sel, b.top, b.view = 0, 0, nil
+	b.refresh("")
+}
+
+// up goes to the parent directory, the cursor on the one left.
+func (b *browser) up() {
+	if len(b.stack) == 1 {
+		return
+	}
+	left := b.dir().Name
+	b.stack = b.stack[:len(b.stack)-1]
+	b.sel, b.top, b.view = 0, 0, nil
+	b.refresh(left)
+}
+
+// toTop goes to the root of the tree.
+func (b *browser) toTop() {
+	if len(b.stack) == 1 {
+		return
+	}
+	keep := b.stack[1].Name
+	b.stack = b.stack[:1]
+	b.sel, b.top, b.view = 0, 0, nil
+	b.refresh(keep)
+}
+
+// deleteSelected deletes the entry under the cursor, confirmed.
+func (b *browser) deleteSelected() {
+	n := b.selected()
+	if n == nil {
+		return
+	}
+	name, next := n.Name, ""
+	if b.sel+1 < len(b.view) {
+		next = b.dir().Dir.Kids[b.view[b.sel+1]].Name
+	} else if b.sel > 0 {
+		next = b.dir().Dir.Kids[b.view[b.sel-1]].Name
+	}
+	err := b.cfg.Tree.Delete(b.path(""), b.dir(), name)
+	if err != nil {
+		b.message = fmt.Sprintf("Cannot delete %s: %v", sanitize(name), err)
+		if !errors.Is(err, dutree.ErrChanged) && !errors.Is(err, dutree.ErrOtherFS) && n.Dir != nil {
+			b.rescan() // part of it may be gone
+		}
+		b.refresh(name)
+		return
+	}
+	b.refresh(next)
+}
+
+// rescan scans the directory shown again.
+func (b *browser) rescan() {
+	if b.cfg.Rescan == nil {
+		return
+	}
+	b.message = "Scanning " + sanitize(b.path("")) + " again..."
+	b.draw()
+	errs, err := b.cfg.Rescan(b.path(""), b.dir())
+	b.message = ""
+	switch {
+	case err != nil:
+		b.message = "Rescan failed: " + err.Error()
+	case len(errs) > 0:
+		b.message = fmt.Sprintf("Rescanned, with %d errors: the first, %s: %v", len(errs), sanitize(errs[0].Path), errs[0].Err)
+	}
+	b.cfg.Tree.Recount()
+	b.refresh("")
+}
+
+// shell runs a shell in the directory shown, the screen suspended.
+func (b *browser) shell() {
+	run := b.cfg.Shell
+	if run == nil {
+		run = defaultShell
+	}
+	if err := b.s.Suspend(); err != nil {
+		b.message = "Cannot suspend the screen: " + err.Error()
+		return
+	}
+	err := run(b.path(""))
+	if rerr := b.s.Resume(); rerr != nil && err == nil {
+		err = rerr
+	}
+	if err != nil {
+		b.message = "Shell: " + err.Error()
+	} else {
+		b.message = "Back from the shell: press r to scan this directory again"
+	}
+}
+
+func defaultShell(dir string) error {
+	sh := os.Getenv("SHELL")
+	if sh == "" {
+		sh = "/bin/sh"
+	}
+	fmt.Fprintf(os.Stdout, "fdu: a shell in %s; exit it to return to the browser\n", dir)
+	cmd := exec.CommandContext(context.Background(), sh)
+	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = append(os.Environ(), "FDU_LEVEL=1")
+	return cmd.Run()
+}

@@ -1,0 +1,284 @@
+package browse
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
+)
+
+// styles are the browser's looks; without colour, attributes only.
+type styles struct {
+	plain, bar, dir, sel, frame, mark, box tcell.Style
+}
+
+func newStyles(color bool) styles {
+	p := tcell.StyleDefault
+	if !color {
+		return styles{plain: p, bar: p, dir: p.Bold(true), sel: p.Reverse(true), frame: p.Reverse(true), mark: p.Bold(true), box: p}
+	}
+	return styles{
+		plain: p,
+		bar:   p.Foreground(tcell.ColorGreen),
+		dir:   p.Foreground(tcell.ColorBlue).Bold(true),
+		sel:   p.Background(tcell.ColorTeal).Foreground(tcell.ColorWhite),
+		frame: p.Background(tcell.ColorTeal).Foreground(tcell.ColorWhite),
+		mark:  p.Foreground(tcell.ColorRed).Bold(true),
+		box:   p,
+	}
+}
+
+// rows is how many entries the list shows.
+func (b *browser) rows() int {
+	_, h := b.s.Size()
+	return max(h-3, 1)
+}
+
+func (b *browser) put(x, y int, s string, st tcell.Style) int {
+	b.s.PutStrStyled(x, y, s, st)
+	return x + uniseg.StringWidth(s)
+}
+
+func (b *browser) draw() {
+	b.s.Clear()
+	w, h := b.s.Size()
+	b.header(w)
+	b.list(w)
+	b.footer(w, h)
+	switch b.modal {
+	case helpModal:
+		b.box(w, h, "fdu help", helpLines())
+	case infoModal:
+		b.box(w, h, "Item info", b.infoLines())
+	case confirmModal:
+		b.box(w, h, "Confirm delete", b.confirmLines())
+	}
+	b.s.Show()
+}
+
+func (b *browser) header(w int) {
+	title := fmt.Sprintf("fdu %s ~ Use the arrow keys to navigate, press ? for help", b.cfg.Version)
+	if b.cfg.Imported != "" {
+		title += " [imported]"
+	} else if b.cfg.ReadOnly {
+		title += " [read-only]"
+	}
+	b.put(0, 0, fit(title, w), b.styles.frame)
+	path := "--- " + fitMiddle(sanitize(b.path("")), max(w-6, 1)) + " "
+	b.put(0, 1, path+strings.Repeat("-", max(w-uniseg.StringWidth(path), 0)), b.styles.plain)
+}
+
+func (b *browser) footer(w, h int) {
+	d := b.dir().Dir
+	text := fmt.Sprintf(" Total disk usage: %s  Apparent size: %s  Items: %d", b.cfg.Format(d.Dsize), b.cfg.Format(d.Asize), d.Items)
+	if b.message != "" {
+		text = " " + b.message
+	}
+	b.put(0, h-1, fit(text, w), b.styles.frame)
+}
+
+// list draws the entries, the cursor's row kept in sight.
+func (b *browser) list(w int) {
+	rows := b.rows()
+	if b.sel < b.top {
+		b.top = b.sel
+	}
+	if b.sel >= b.top+rows {
+		b.top = b.sel - rows + 1
+	}
+	b.top = max(min(b.top, len(b.view)-rows), 0)
+	if len(b.view) == 0 {
+		b.put(1, 2, "(empty directory)", b.styles.plain)
+		return
+	}
+	kids := b.dir().Dir.Kids
+	var largest int64
+	for _, i := range b.view {
+		largest = max(largest, kids[i].Size(b.apparent))
+	}
+	for row := 0; row < rows && b.top+row < len(b.view); row++ {
+		n := &kids[b.view[b.top+row]]
+		b.line(2+row, w, n, largest, b.top+row == b.sel)
+	}
+}
+
+// line draws one entry: its mark, size, graph, count, time and name.
+func (b *browser) line(y, w int, n *dutree.Node, largest int64, selected bool) {
+	st := b.styles
+	if selected {
+		st = styles{plain: st.sel, bar: st.sel, dir: st.sel.Bold(true), mark: st.sel.Bold(true)}
+		b.put(0, y, strings.Repeat(" ", w), st.plain)
+	}
+	size := n.Size(b.apparent)
+	x := b.put(0, y, string(mark(n)), st.mark)
+	x = b.put(x, y, fmt.Sprintf(" %10s ", b.cfg.Format(size)), st.plain)
+	x = b.graphColumn(x, y, size, largest, st)
+	if b.count {
+		x = b.put(x, y, fmt.Sprintf("%8s ", countText(n)), st.plain)
+	}
+	if b.mtime {
+		x = b.put(x, y, timeText(n.Newest())+" ", st.plain)
+	}
+	name := sanitize(n.Name)
+	style := st.plain
+	if n.Dir != nil {
+		name, style = "/"+name, st.dir
+	}
+	b.put(x, y, fit(name, w-x), style)
+}
+
+func (b *browser) graphColumn(x, y int, size, largest int64, st styles) int {
+	total := b.dir().Size(b.apparent)
+	if b.graph == graphBoth || b.graph == graphPercent {
+		pct := 0.0
+		if total > 0 {
+			pct = 100 * float64(size) / float64(total)
+		}
+		x = b.put(x, y, fmt.Sprintf("%5.1f%% ", pct), st.plain)
+	}
+	if b.graph == graphBoth || b.graph == graphBar {
+		const width = 10
+		filled := 0
+		if largest > 0 {
+			filled = int((size*width + largest/2) / largest)
+		}
+		x = b.put(x, y, "[", st.plain)
+		x = b.put(x, y, strings.Repeat("#", filled), st.bar)
+		x = b.put(x, y, strings.Repeat(" ", width-filled)+"] ", st.plain)
+	}
+	return x
+}
+
+// mark is ncdu's character for what is odd about n, ' ' for nothing.
+func mark(n *dutree.Node) rune {
+	switch f := n.Flags; {
+	case f&dutree.ReadError != 0:
+		return '!'
+	case f&dutree.ErrorBelow != 0:
+		return '.'
+	case f&dutree.Excluded != 0:
+		return '<'
+	case f&(dutree.OtherFS|dutree.KernFS) != 0:
+		return '>'
+	case f&(dutree.Symlink|dutree.NotReg) != 0:
+		return '@'
+	case f&dutree.HardLink != 0:
+		return 'H'
+	case n.Dir != nil && len(n.Dir.Kids) == 0:
+		return 'e'
+	}
+	return ' '
+}
+
+func countText(n *dutree.Node) string {
+	if n.Dir == nil {
+		return ""
+	}
+	c := n.Dir.Items
+	switch {
+	case c < 100000:
+		return fmt.Sprint(c)
+	case c < 100000000:
+		return fmt.Sprintf("%dk", c/1000)
+	}
+	return fmt.Sprintf("%dM", c/1000000)
+}
+
+func timeText(sec int64) string {
+	if sec == 0 {
+		return strings.Repeat(" ", 16)
+	}
+	return time.Unix(sec, 0).Format("2006-01-02 15:04")
+}
+
+// box draws lines in a frame in the middle of the screen.
+func (b *browser) box(w, h int, title string, lines []string) {
+	bw := 0
+	for _, l := range lines {
+		bw = max(bw, uniseg.StringWidth(l))
+	}
+	bw = min(max(bw+4, uniseg.StringWidth(title)+7), w)
+	bh := min(len(lines)+2, h)
+	x0, y0 := (w-bw)/2, (h-bh)/2
+	st := b.styles.frame
+	top := "+-- " + title + " "
+	b.put(x0, y0, top+strings.Repeat("-", max(bw-1-uniseg.StringWidth(top), 0))+"+", st)
+	for i := 0; i < bh-2; i++ {
+		b.put(x0, y0+1+i, "|", st)
+		b.put(x0+1, y0+1+i, fit(" "+lines[i], bw-2), b.styles.box)
+		b.put(x0+bw-1, y0+1+i, "|", st)
+	}
+	b.put(x0, y0+bh-1, "+"+strings.Repeat("-", max(bw-2, 0))+"+", st)
+}
+
+func helpLines() []string {
+	return []string{
+		"up, k / down, j    move the cursor (PgUp, PgDn, Home g, End G)",
+		"right, l, enter    open the selected directory",
+		"left, h, <         go up to the parent directory",
+		"T                  go to the top of the tree",
+		"s / n / C / M      sort by size / name / items / mtime (again: reverse)",
+		"t                  directories before files",
+		"a                  apparent size / disk usage",
+		"c / m / g          item counts / mtimes / graph and percentage",
+		"e                  show or hide hidden and excluded files",
+		"i                  details of the selected entry",
+		"d                  delete the selected entry (asks first)",
+		"r                  scan this directory again",
+		"b                  a shell in this directory",
+		"q, ctrl-c          quit; ? or esc closes this help",
+		"",
+		"!  an error reading this directory   .  an error below it",
+		"<  excluded by a pattern              >  on another file system",
+		"@  a link or not a regular file       H  a hard link (counted once)",
+		"e  an empty directory",
+	}
+}
+
+func (b *browser) infoLines() []string {
+	n := b.selected()
+	kind := "file"
+	switch {
+	case n.Dir != nil:
+		kind = "directory"
+	case n.Flags&dutree.Symlink != 0:
+		kind = "symbolic link"
+	case n.Flags&dutree.NotReg != 0:
+		kind = "not a regular file"
+	}
+	lines := []string{
+		"Name:        " + sanitize(n.Name),
+		"Path:        " + sanitize(b.path(n.Name)),
+		"Type:        " + kind,
+		fmt.Sprintf("Disk usage:  %s (%d bytes, %d blocks of 512)", b.cfg.Format(n.Size(false)), n.Size(false), n.Size(false)/512),
+		fmt.Sprintf("Apparent:    %s (%d bytes)", b.cfg.Format(n.Size(true)), n.Size(true)),
+	}
+	if n.Dir != nil {
+		lines = append(lines, fmt.Sprintf("Items:       %d", n.Dir.Items), fmt.Sprintf("Device:      %d", n.Dir.Dev))
+	}
+	lines = append(lines, fmt.Sprintf("Inode:       %d", n.Ino), fmt.Sprintf("Links:       %d", n.Nlink))
+	if n.Mtime != 0 {
+		lines = append(lines, "Modified:    "+time.Unix(n.Mtime, 0).Format("2006-01-02 15:04:05 -0700"))
+	}
+	if n.Flags&dutree.LinkSeen != 0 {
+		lines = append(lines, "Hard link:   counted at another of its links")
+	}
+	if n.Flags&(dutree.ReadError|dutree.ErrorBelow) != 0 {
+		lines = append(lines, "Errors:      could not be read in full (see the ! and . marks)")
+	}
+	return lines
+}
+
+func (b *browser) confirmLines() []string {
+	n := b.selected()
+	what := fmt.Sprintf("Delete %s?", sanitize(b.path(n.Name)))
+	lines := []string{what}
+	if n.Dir != nil {
+		lines = append(lines, fmt.Sprintf("The directory and all it holds: %d items, %s.", n.Dir.Items, b.cfg.Format(n.Size(false))))
+	}
+	return append(lines, "", "y: delete        any other key: keep it")
+}
