@@ -22,12 +22,12 @@ import (
 type Config struct {
 	Tree     *dutree.Tree
 	Version  string
-	Apparent bool                // show apparent sizes at first (--apparent-size, -b)
-	Format   func(int64) string  // a size as the column shows it
-	ReadOnly bool                // --read-only: no deletion, rescan or shell
-	Imported string              // the file read by -f, "" for a scan: then also read-only
-	Color    bool                // false under NO_COLOR and --no-color
-	Mtime    bool                // show the mtime column at first (--time)
+	Apparent bool               // show apparent sizes at first (--apparent-size, -b)
+	Format   func(int64) string // a size as the column shows it
+	ReadOnly bool               // --read-only: no deletion, rescan or shell
+	Imported string             // the file read by -f, "" for a scan: then also read-only
+	Color    bool               // false under NO_COLOR and --no-color
+	Mtime    bool               // show the mtime column at first (--time)
 	Rescan   func(path string, n *dutree.Node) ([]dutree.Error, error)
 	Shell    func(dir string) error // runs a shell in dir; nil: $SHELL
 }

@@ -1,9 +1,10 @@
+//go:build unix
+
 package dutree
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,42 +13,6 @@ import (
 	"strings"
 	"testing"
 )
-
-// flatten lists every entry of t as a line: path, sizes, flags, link
-// count, device where it is a directory's, mtime when asked.
-func flatten(t *Tree, mtime bool) []string {
-	var out []string
-	var walk func(n *Node, path string)
-	walk = func(n *Node, path string) {
-		line := fmt.Sprintf("%q a=%d d=%d f=%b", path, n.Asize, n.Dsize, n.Flags)
-		if n.Flags&HardLink != 0 {
-			line += fmt.Sprintf(" ino=%d n=%d", n.Ino, n.Nlink)
-		}
-		if mtime {
-			line += fmt.Sprintf(" m=%d", n.Mtime)
-		}
-		if n.Dir != nil {
-			line += fmt.Sprintf(" dev=%d total=%d/%d items=%d", n.Dir.Dev, n.Dir.Asize, n.Dir.Dsize, n.Dir.Items)
-		}
-		out = append(out, line)
-		if n.Dir != nil {
-			for i := range n.Dir.Kids {
-				walk(&n.Dir.Kids[i], path+"/"+n.Dir.Kids[i].Name)
-			}
-		}
-	}
-	walk(&t.Root, t.Root.Name)
-	return out
-}
-
-func export(t *testing.T, tr *Tree, mtime bool) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if err := Write(&b, tr, WriteOptions{Meta: Meta{Progname: "fdu", Progver: "test", Timestamp: 1}, Mtime: mtime}); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 func TestRoundTrip(t *testing.T) {
 	tr, _, err := Scan(context.Background(), makeTree(t), ScanOptions{Workers: 2})
@@ -73,16 +38,6 @@ func TestRoundTrip(t *testing.T) {
 		}
 		if again := export(t, back, mtime); !bytes.Equal(again, data) {
 			t.Errorf("exported again, not the same bytes:\n%s\n%s", again, data)
-		}
-	}
-}
-
-func zeroMtimes(n *Node) {
-	n.Mtime = 0
-	if n.Dir != nil {
-		n.Dir.Newest = 0
-		for i := range n.Dir.Kids {
-			zeroMtimes(&n.Dir.Kids[i])
 		}
 	}
 }
@@ -202,32 +157,6 @@ func run(t *testing.T, name string, args ...string) []byte {
 	return out
 }
 
-func TestReadMalformed(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{``, "line 1, column 1 (byte 0): unexpected end of file: expected '['"},
-		{`{}`, "line 1, column 1 (byte 0): expected '[', found '{'"},
-		{`[2,0,{},[{"name":"/"}]]`, "major version 2"},
-		{`[1,0,{},[{"name":"/"}]`, "unexpected end of file: expected ']'"},
-		{"[1,0,{},\n[{\"name\":\"/\"},\n{\"asize\":1}]]", "line 3, column 12 (byte 35): an entry without a name"},
-		{`[1,0,{},[{"name":"/"},{"name":"a","asize":-1}]]`, "a negative size"},
-		{`[1,0,{},[{"name":"/"},{"name":"a","asize":01}]]`, "expected a number"},
-		{"[1,0,{},[{\"name\":\"/\"},{\"name\":\"a\x01\"}]]", "a control character (0x01) inside a string"},
-		{`[1,0,{},[{"name":"/"},{"name":"a\q"}]]`, `an unknown escape \q`},
-		{`[1,0,{},[{"name":"/"},{"name":"a","x":[1 2]}]]`, "expected ',' or ']', found '2'"},
-		{`[1,0,{},[{"name":"/"},{"name":"a","x":{"k" 1}}]]`, "expected ':', found '1'"},
-		{`[1,0,{},[{"name":"/"},"a"]]`, "expected an entry"},
-		{`[1,0,{},[{"name":"/"}]] x`, "data after the end of the export"},
-		{`[1,0,{},[{"name":"/"},[{"name":"a"},[{"name":"b"}]]`, `unexpected end of file inside directory "/"`},
-		{`[1,0,{},[{"name":5}]]`, "a name must be a string"},
-	} {
-		_, _, err := Read(strings.NewReader(c.in))
-		var se *SyntaxError
-		if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: %v, want a SyntaxError with %q", c.in, err, c.want)
-		}
-	}
-}
-
 // TestReadTruncated cuts a real export at every byte: each cut is an
 // error, none a panic or a tree.
 func TestReadTruncated(t *testing.T) {
@@ -241,71 +170,4 @@ func TestReadTruncated(t *testing.T) {
 			t.Fatalf("cut at %d of %d: read as %v", i, len(data), flatten(got, true))
 		}
 	}
-}
-
-func TestReadDeep(t *testing.T) {
-	const depth = 200000
-	var b strings.Builder
-	b.WriteString(`[1,2,{},`)
-	for i := range depth {
-		fmt.Fprintf(&b, `[{"name":"d%d","asize":1},`, i)
-	}
-	b.WriteString(`{"name":"f","asize":5}`)
-	b.WriteString(strings.Repeat("]", depth+1))
-	tr, _, err := Read(strings.NewReader(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Root.Dir.Asize != depth+5 || tr.Root.Dir.Items != depth {
-		t.Errorf("totals %d, %d items", tr.Root.Dir.Asize, tr.Root.Dir.Items)
-	}
-}
-
-func TestReadEscapesAndUnknownFields(t *testing.T) {
-	in := `[1,3,{"progname":"x","extra":[1,{"a":[true,false,null,-1.5e3]}]},
-[{"name":"/r","dev":7,"future":{"deep":[[]]}},
-{"name":"\u00fc\ud83d\ude00\ud800x\/","asize":3,"mode":41471,"excluded":"frmlnk"},
-{"name":"raw` + "\xff" + `","asize":2e3,"hlnkc":true,"ino":9,"nlink":3,"excluded":"otherfs","notreg":false}]]`
-	tr, meta, err := Read(strings.NewReader(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if meta.Progname != "x" {
-		t.Errorf("progname %q", meta.Progname)
-	}
-	k := tr.Root.Dir.Kids
-	if len(k) != 2 || k[0].Name != "raw\xff" || k[1].Name != "ü😀\uFFFDx/" {
-		t.Fatalf("names %q", []string{k[0].Name, k[1].Name})
-	}
-	if k[0].Asize != 2000 || k[0].Flags != HardLink|OtherFS || k[0].Nlink != 3 || k[1].Flags != Symlink|Excluded {
-		t.Errorf("entries %+v", k)
-	}
-	if tr.Root.Dir.Dev != 7 {
-		t.Errorf("dev %d", tr.Root.Dir.Dev)
-	}
-}
-
-// FuzzRead: any input reads or fails with a SyntaxError, never a panic;
-// what reads writes out and reads back the same.
-func FuzzRead(f *testing.F) {
-	f.Add([]byte(`[1,2,{"progname":"ncdu"},[{"name":"/r","asize":1,"dsize":4096,"dev":3},{"name":"a\u0001\xff","hlnkc":true,"ino":4,"nlink":2},[{"name":"d","read_error":true},{"name":"e","excluded":"pattern"}]]]`))
-	f.Add([]byte(`[1,0,{},[{"name":"/"},{"name":"x","y":[1,{"z":null}]}]]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		tr, _, err := Read(bytes.NewReader(data))
-		if err != nil {
-			var se *SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("not a SyntaxError: %v", err)
-			}
-			return
-		}
-		out := export(t, tr, true)
-		back, _, err := Read(bytes.NewReader(out))
-		if err != nil {
-			t.Fatalf("our own export does not read: %v\n%s", err, out)
-		}
-		if got, want := strings.Join(flatten(back, true), "\n"), strings.Join(flatten(tr, true), "\n"); got != want {
-			t.Fatalf("round trip:\n%s\n%s", got, want)
-		}
-	})
 }
