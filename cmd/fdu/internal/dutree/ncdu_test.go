@@ -171,3 +171,13 @@ func TestReadTruncated(t *testing.T) {
 		}
 	}
 }
+
+func zeroMtimes(n *Node) {
+	n.Mtime = 0
+	if n.Dir != nil {
+		n.Dir.Newest = 0
+		for i := range n.Dir.Kids {
+			zeroMtimes(&n.Dir.Kids[i])
+		}
+	}
+}

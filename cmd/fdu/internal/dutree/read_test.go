@@ -44,16 +44,6 @@ func export(t *testing.T, tr *Tree, mtime bool) []byte {
 	return b.Bytes()
 }
 
-func zeroMtimes(n *Node) {
-	n.Mtime = 0
-	if n.Dir != nil {
-		n.Dir.Newest = 0
-		for i := range n.Dir.Kids {
-			zeroMtimes(&n.Dir.Kids[i])
-		}
-	}
-}
-
 func TestReadMalformed(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{``, "line 1, column 1 (byte 0): unexpected end of file: expected '['"},
