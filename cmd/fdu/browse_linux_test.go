@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -325,4 +326,85 @@ func TestBrowserRescanAndShell(t *testing.T) {
 	}
 	tm.keys("q")
 	tm.waitFor("fdu exited 0")
+}
+
+// TestExportTargets: -o writes a regular file whole or not at all (renamed
+// into place, its mode kept), and writes through anything else: a FIFO
+// stays a FIFO (once, /dev/null became a regular file), a link leads to
+// its target.
+func TestExportTargets(t *testing.T) {
+	root := browseTree(t)
+	dir := t.TempDir()
+	fdu := func(args ...string) (int, string) {
+		var out, errb strings.Builder
+		code := run(args, strings.NewReader(""), &out, &errb)
+		return code, out.String() + errb.String()
+	}
+	existing := filepath.Join(dir, "existing.json")
+	os.WriteFile(existing, []byte("old"), 0o640)
+	if code, msg := fdu("-o", existing, root); code != 0 {
+		t.Fatalf("%d %s", code, msg)
+	}
+	if st, _ := os.Stat(existing); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want the file's own 0640", st.Mode())
+	}
+	link := filepath.Join(dir, "link.json")
+	os.Symlink("existing.json", link)
+	if code, msg := fdu("-o", link, root); code != 0 {
+		t.Fatalf("%d %s", code, msg)
+	}
+	if st, _ := os.Lstat(link); st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced by a file")
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan []byte)
+	go func() { b, _ := os.ReadFile(fifo); got <- b }()
+	if code, msg := fdu("-o", fifo, root); code != 0 {
+		t.Fatalf("%d %s", code, msg)
+	}
+	data := <-got
+	if st, _ := os.Lstat(fifo); st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v", st.Mode())
+	}
+	if !strings.HasPrefix(string(data), `[1,2,{"progname":"fdu"`) {
+		t.Errorf("through the FIFO: %.60q", data)
+	}
+	if code, msg := fdu("-o", filepath.Join(dir, "no", "such", "dir.json"), root); code != 1 || !strings.Contains(msg, "No such file or directory") {
+		t.Errorf("into a missing directory: %d %q", code, msg)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// TestImportErrors: a malformed or truncated file is an error with its
+// place, exit 1, never a panic; -f - reads stdin, and -o - writes stdout.
+func TestImportErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("[1,2,{},\n[{\"name\":\"/x\"},\n{\"name\":\"a\",\"asize\":}]]"), 0o644)
+	var out, errb strings.Builder
+	if code := run([]string{"-f", bad, "-o", "-"}, nil, &out, &errb); code != 1 ||
+		errb.String() != "fdu: "+bad+": line 3, column 21 (byte 45): expected a number\n" {
+		t.Errorf("%d %q", code, errb.String())
+	}
+	root := browseTree(t)
+	out.Reset()
+	if code := run([]string{"-o", "-", root}, nil, &out, &errb); code != 0 {
+		t.Fatal(errb.String())
+	}
+	exported := out.String()
+	for cut := 0; cut < len(exported)-2; cut += 7 {
+		var o, e strings.Builder
+		if code := run([]string{"-f", "-", "-o", "-"}, strings.NewReader(exported[:cut]), &o, &e); code != 1 || !strings.Contains(e.String(), "line ") {
+			t.Fatalf("cut at %d: %d %q", cut, code, e.String())
+		}
+	}
+	var o, e strings.Builder
+	if code := run([]string{"-f", "-", "-o", "-"}, strings.NewReader(exported), &o, &e); code != 0 || o.String()[strings.Index(o.String(), "\n"):] != exported[strings.Index(exported, "\n"):] {
+		t.Errorf("stdin to stdout: %d %q", code, e.String())
+	}
 }

@@ -142,8 +142,10 @@ func (c *command) load(name string) (*dutree.Tree, error) {
 	return t, err
 }
 
-// export writes t to name ("-": stdout), under a temporary name renamed
-// into place once complete, so a failed export leaves no half a file.
+// export writes t to name ("-": stdout). A regular file (or a new one) is
+// written under a temporary name and renamed into place once complete, so
+// a failed export leaves no half a file; anything else (/dev/null, a FIFO,
+// a terminal) is written as it is, and a symbolic link is written through.
 func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
 	o := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version, Timestamp: time.Now().Unix()}, Mtime: mtime}
 	if name == "-" {
@@ -152,11 +154,40 @@ func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
 		}
 		return c.out.Flush()
 	}
+	if real, err := filepath.EvalSymlinks(name); err == nil {
+		name = real
+	}
+	perm := newFileMode()
+	switch st, err := os.Stat(name); {
+	case err == nil && !st.Mode().IsRegular():
+		return writeInPlace(name, t, o)
+	case err == nil:
+		perm = st.Mode().Perm()
+	}
+	return writeAndRename(name, perm, t, o)
+}
+
+func writeInPlace(name string, t *dutree.Tree, o dutree.WriteOptions) error {
+	f, err := os.OpenFile(name, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	err = dutree.Write(f, t, o)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func writeAndRename(name string, perm os.FileMode, t *dutree.Tree, o dutree.WriteOptions) error {
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
 	if err != nil {
 		return err
 	}
-	err = dutree.Write(tmp, t, o)
+	err = tmp.Chmod(perm)
+	if err == nil {
+		err = dutree.Write(tmp, t, o)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

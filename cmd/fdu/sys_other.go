@@ -52,3 +52,5 @@ func strerror(err error) string {
 	}
 	return err.Error()
 }
+
+func newFileMode() os.FileMode { return 0o644 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -120,4 +121,12 @@ var glibcMessages = map[syscall.Errno]string{
 	unix.EMFILE:       "Too many open files",
 	unix.ENOMEM:       "Cannot allocate memory",
 	unix.EOVERFLOW:    "Value too large for defined data type",
+}
+
+// newFileMode is the mode open(2) gives a new file: 0666 less the umask,
+// read (and put back) before any other goroutine creates a file.
+func newFileMode() os.FileMode {
+	mask := unix.Umask(0)
+	unix.Umask(mask)
+	return os.FileMode(0o666 &^ mask)
 }

@@ -35,6 +35,9 @@ var (
 	Deep = Shape{Name: "deep", Levels: 12, Fanout: []int{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0}, Files: []int{100}, MaxSize: 4 << 10}
 	// Huge is one directory of 100,000 files.
 	Huge = Shape{Name: "huge", Levels: 1, Fanout: []int{0}, Files: []int{100000}, MaxSize: 1024}
+	// Million is 1,000,000 small files in 1,000 directories three levels
+	// down: the browser's large benchmark tree.
+	Million = Shape{Name: "million", Levels: 4, Fanout: []int{10, 10, 10, 0}, Files: []int{0, 0, 0, 1000}, MaxSize: 512}
 	// SeedLarge and SeedSmall are the two action-input trees of the build
 	// farm seed: 1,978 files of about 466 MB, and 635 files of about
 	// 180 MB.

@@ -1,6 +1,6 @@
 // Command maketree makes one of treegen's trees, for benchmark scripts.
 //
-//	go run ./internal/treegen/maketree -shape source|deep|huge|node_modules|seed-large|seed-small [-seed N] DIR
+//	go run ./internal/treegen/maketree -shape source|deep|huge|million|node_modules|seed-large|seed-small [-seed N] DIR
 //
 // DIR must not exist. It prints the number of entries made.
 package main
@@ -15,7 +15,7 @@ import (
 )
 
 func main() {
-	shape := flag.String("shape", "source", "source, deep, huge, node_modules, seed-large or seed-small")
+	shape := flag.String("shape", "source", "source, deep, huge, million, node_modules, seed-large or seed-small")
 	seed := flag.Uint64("seed", 1, "seed for names and sizes")
 	flag.Parse()
 	if flag.NArg() != 1 {
@@ -23,7 +23,7 @@ func main() {
 	}
 	shapes := map[string]treegen.Shape{
 		"source": treegen.SourceCheckout, "deep": treegen.Deep,
-		"huge": treegen.Huge, "node_modules": treegen.NodeModules,
+		"huge": treegen.Huge, "million": treegen.Million, "node_modules": treegen.NodeModules,
 		"seed-large": treegen.SeedLarge, "seed-small": treegen.SeedSmall,
 	}
 	s, ok := shapes[*shape]
