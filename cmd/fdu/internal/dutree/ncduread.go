@@ -231,7 +231,6 @@ func (d *decoder) tree() (*Tree, error) {
 		case ']':
 			d.next()
 			top.node.Dir.Kids = top.kids
-			top.node.Dir.SortNames()
 			stack = stack[:len(stack)-1]
 			if len(stack) == 0 {
 				return &Tree{Root: top.node}, nil

@@ -103,16 +103,37 @@ func scanInto(ctx context.Context, root string, top *Node, o ScanOptions) ([]Err
 
 func (s *scanner) listedRoot() bool { return s.top.Flags&listed != 0 }
 
+// scanDir is a directory being scanned: its node, and where each of its
+// subdirectories' nodes is until that subdirectory's listing takes it
+// (siblings are listed at once on several workers).
+type scanDir struct {
+	node    *Node
+	mu      sync.Mutex
+	pending map[string]int // name -> index in node.Dir.Kids
+}
+
+// take is the node of d's subdirectory name.
+func (p *scanDir) take(name string) *Node {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i, ok := p.pending[name]
+	if !ok {
+		return nil
+	}
+	delete(p.pending, name)
+	return &p.node.Dir.Kids[i]
+}
+
 // dir keeps one directory's listing in its node.
 func (s *scanner) dir(d *walk.Dir) error {
 	n := s.top
 	if d.Parent != nil {
-		p := d.Parent.Data.(*Node)
-		if n = p.Dir.Lookup(filepath.Base(d.Path)); n == nil {
+		if n = d.Parent.Data.(*scanDir).take(filepath.Base(d.Path)); n == nil {
 			return fs.SkipDir // cannot happen: the parent listed it
 		}
 	}
-	d.Data = n
+	sd := &scanDir{node: n}
+	d.Data = sd
 	n.Flags |= listed
 	in := d.Info
 	n.Asize, n.Dsize, n.Ino, n.Mtime = in.Size, in.Allocated, in.FileID, seconds(in.ModTimeNanos)
@@ -138,13 +159,16 @@ func (s *scanner) dir(d *walk.Dir) error {
 		} else if e.Type.IsDir() {
 			k.Dir = &Dir{}
 			keep = append(keep, *e)
+			if sd.pending == nil {
+				sd.pending = map[string]int{}
+			}
+			sd.pending[k.Name] = len(kids)
 		}
 		bytes += k.Dsize
 		kids = append(kids, k)
 	}
 	d.Entries = keep
 	n.Dir.Kids = kids
-	n.Dir.SortNames()
 	if p := s.o.Progress; p != nil {
 		p.Entries.Add(int64(len(kids)))
 		p.Bytes.Add(bytes + n.Dsize)

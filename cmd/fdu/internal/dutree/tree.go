@@ -4,10 +4,7 @@
 // counts them (a file with several links once).
 package dutree
 
-import (
-	"slices"
-	"strings"
-)
+import "slices"
 
 // Flags mark what a browser shows beside an entry, as ncdu's legend does.
 type Flags uint16
@@ -87,8 +84,9 @@ func (n *Node) Newest() int64 {
 }
 
 // Recount sets every directory's totals and the LinkSeen and ErrorBelow
-// marks, in one pass over the tree: hard links are counted at the first
-// link met in name order, so the result is the same on every run.
+// marks, in one pass over the tree: a file with several links is counted
+// at the first met in the tree's order (each directory's listing order),
+// the same on every run over the same tree.
 func (t *Tree) Recount() {
 	seen := map[[2]uint64]struct{}{}
 	if t.Root.Dir != nil {
@@ -132,29 +130,32 @@ func recount(n *Node, seen map[[2]uint64]struct{}) {
 	}
 }
 
-// SortNames puts d's entries in byte order of their names, the order
-// Lookup needs.
-func (d *Dir) SortNames() {
-	slices.SortFunc(d.Kids, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
+// Lookup is the entry of d named name, or nil: a search of its entries,
+// which keep the listing's order (the browser sorts its own view).
+func (d *Dir) Lookup(name string) *Node {
+	if i := d.index(name); i >= 0 {
+		return &d.Kids[i]
+	}
+	return nil
 }
 
-// Lookup is the entry of d named name, or nil.
-func (d *Dir) Lookup(name string) *Node {
-	i, ok := slices.BinarySearchFunc(d.Kids, name, func(n Node, s string) int { return strings.Compare(n.Name, s) })
-	if !ok {
-		return nil
+func (d *Dir) index(name string) int {
+	for i := range d.Kids {
+		if d.Kids[i].Name == name {
+			return i
+		}
 	}
-	return &d.Kids[i]
+	return -1
 }
 
 // Remove takes the entry named name out of d, reporting whether it was
 // there. The totals are Recount's to fix.
 func (d *Dir) Remove(name string) bool {
-	i, ok := slices.BinarySearchFunc(d.Kids, name, func(n Node, s string) int { return strings.Compare(n.Name, s) })
-	if ok {
+	i := d.index(name)
+	if i >= 0 {
 		d.Kids = slices.Delete(d.Kids, i, i+1)
 	}
-	return ok
+	return i >= 0
 }
 
 // Find is the node at names below the root (nil when a name is missing
