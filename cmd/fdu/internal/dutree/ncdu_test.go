@@ -42,22 +42,36 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestNcduReadsOurs has ncdu read fdu's export and write it out again: what
-// it writes must be what it writes of its own scan of the same tree.
-func TestNcduReadsOurs(t *testing.T) {
-	ncdu, err := exec.LookPath("ncdu")
+// tool is the path of the installed program name, or skips the test.
+func tool(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
 	if err != nil {
-		t.Skip("ncdu is not installed (apt-get install ncdu); .ci/run installs it")
+		t.Skipf("%s is not installed (apt-get install %s); .ci/run installs it", name, name)
 	}
-	root := makeTree(t)
+	return p
+}
+
+// scanAndExport scans a new makeTree and writes its export to a file.
+func scanAndExport(t *testing.T, mtime bool) (root string, tr *Tree, file string) {
+	t.Helper()
+	root = makeTree(t)
 	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(t.TempDir(), "fdu.json")
-	if err := os.WriteFile(file, export(t, tr, false), 0o644); err != nil {
+	file = filepath.Join(t.TempDir(), "fdu.json")
+	if err := os.WriteFile(file, export(t, tr, mtime), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return root, tr, file
+}
+
+// TestNcduReadsOurs has ncdu read fdu's export and write it out again: what
+// it writes must be what it writes of its own scan of the same tree.
+func TestNcduReadsOurs(t *testing.T) {
+	ncdu := tool(t, "ncdu")
+	root, tr, file := scanAndExport(t, false)
 	viaNcdu := run(t, ncdu, "--ignore-config", "-f", file, "-o", "-")
 	own := run(t, ncdu, "--ignore-config", "-o", "-", root)
 	a, _, err := Read(bytes.NewReader(viaNcdu))
@@ -82,19 +96,8 @@ func TestNcduReadsOurs(t *testing.T) {
 // TestGduReadsOurs has gdu read fdu's export: its totals must be those of
 // its own scan of the tree; and fdu reads gdu's export.
 func TestGduReadsOurs(t *testing.T) {
-	gdu, err := exec.LookPath("gdu")
-	if err != nil {
-		t.Skip("gdu is not installed (apt-get install gdu); .ci/run installs it")
-	}
-	root := makeTree(t)
-	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "fdu.json")
-	if err := os.WriteFile(file, export(t, tr, true), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	gdu := tool(t, "gdu")
+	root, tr, file := scanAndExport(t, true)
 	// gdu's totals: per directory they differ with the link it counts
 	// a hard-linked file at, which follows its scan's order.
 	for _, a := range [][]string{nil, {"-a"}} {
