@@ -230,3 +230,28 @@ func TestSanitizeAndFit(t *testing.T) {
 		t.Errorf("fitMiddle: %q", got)
 	}
 }
+
+func TestInfoListsLinks(t *testing.T) {
+	tr := &dutree.Tree{Root: dutree.Node{Name: "/r", Dir: &dutree.Dir{Dev: 7, Kids: []dutree.Node{
+		{Name: "a", Ino: 5, Nlink: 2, Dsize: 4096, Flags: dutree.HardLink},
+		{Name: "d", Dir: &dutree.Dir{Dev: 7, Kids: []dutree.Node{{Name: "b", Ino: 5, Nlink: 2, Dsize: 4096, Flags: dutree.HardLink}}}},
+		{Name: "other", Ino: 6, Nlink: 2, Flags: dutree.HardLink},
+	}}}}
+	tr.Recount()
+	b, s := newTest(t, 100, 30, Config{Tree: tr})
+	press(b, "n") // a d other
+	press(b, "i")
+	b.draw()
+	all := strings.Join(text(s), "\n")
+	for _, want := range []string{"Hard link:   counted here", "/r/a", "/r/d/b"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("details lack %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "/r/other") {
+		t.Errorf("another inode listed:\n%s", all)
+	}
+	if tr.Root.Dir.Dsize != 4096 {
+		t.Errorf("two links counted as %d bytes", tr.Root.Dir.Dsize)
+	}
+}

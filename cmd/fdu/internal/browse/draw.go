@@ -264,11 +264,31 @@ func (b *browser) infoLines() []string {
 	if n.Mtime != 0 {
 		lines = append(lines, "Modified:    "+time.Unix(n.Mtime, 0).Format("2006-01-02 15:04:05 -0700"))
 	}
-	if n.Flags&dutree.LinkSeen != 0 {
-		lines = append(lines, "Hard link:   counted at another of its links")
+	if n.Flags&dutree.HardLink != 0 {
+		lines = append(lines, b.linkLines(n)...)
 	}
 	if n.Flags&(dutree.ReadError|dutree.ErrorBelow) != 0 {
 		lines = append(lines, "Errors:      could not be read in full (see the ! and . marks)")
+	}
+	return lines
+}
+
+// linkLines lists the other links to n the tree holds, as ncdu's details
+// do, and says which of them is counted.
+func (b *browser) linkLines(n *dutree.Node) []string {
+	counted := "counted here"
+	if n.Flags&dutree.LinkSeen != 0 {
+		counted = "counted at another of its links"
+	}
+	lines := []string{"Hard link:   " + counted}
+	const most = 6
+	links := b.cfg.Tree.Links(b.dir().Dir.Dev, n.Ino, most+1)
+	for i, l := range links {
+		if i == most {
+			lines = append(lines, "             ...")
+			break
+		}
+		lines = append(lines, "             "+sanitize(strings.TrimSuffix(b.cfg.Tree.Root.Name, "/")+"/"+l))
 	}
 	return lines
 }

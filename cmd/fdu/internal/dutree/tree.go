@@ -173,3 +173,27 @@ func findIn(n *Node, names []string) *Node {
 	}
 	return n
 }
+
+// Links is the paths below the root (names joined by "/") of every
+// hard link to the file dev and ino, in the tree's order, at most max.
+func (t *Tree) Links(dev, ino uint64, max int) []string {
+	var out []string
+	var walk func(n *Node, path string)
+	walk = func(n *Node, path string) {
+		for i := range n.Dir.Kids {
+			k := &n.Dir.Kids[i]
+			switch {
+			case len(out) == max:
+				return
+			case k.Dir != nil:
+				walk(k, path+k.Name+"/")
+			case k.Flags&HardLink != 0 && k.Ino == ino && n.Dir.Dev == dev:
+				out = append(out, path+k.Name)
+			}
+		}
+	}
+	if t.Root.Dir != nil {
+		walk(&t.Root, "")
+	}
+	return out
+}
