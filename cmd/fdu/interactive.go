@@ -228,8 +228,10 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 	err = browse.Run(s, browse.Config{
 		Tree: t, Version: version, Apparent: cfg.apparent, Format: sizeFormat(cfg, v),
 		ReadOnly: *v.browse.readOnly, Imported: imported, Color: color, Mtime: cfg.showTime,
-		Rescan: func(path string, n *dutree.Node) ([]dutree.Error, error) {
-			return dutree.Rescan(context.Background(), path, n, opts)
+		Rescan: func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error) {
+			o := opts
+			o.Progress = p
+			return dutree.Rescan(ctx, path, n, o)
 		},
 	})
 	if err != nil {

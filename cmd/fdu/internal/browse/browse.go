@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
@@ -28,8 +29,10 @@ type Config struct {
 	Imported string             // the file read by -f, "" for a scan: then also read-only
 	Color    bool               // false under NO_COLOR and --no-color
 	Mtime    bool               // show the mtime column at first (--time)
-	Rescan   func(path string, n *dutree.Node) ([]dutree.Error, error)
-	Shell    func(dir string) error // runs a shell in dir; nil: $SHELL
+	// Rescan scans the directory n again (path as the scan gave it),
+	// counting into p, until ctx ends.
+	Rescan func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error)
+	Shell  func(dir string) error // runs a shell in dir; nil: $SHELL
 }
 
 // sortKey is what the list is ordered by.
@@ -122,12 +125,37 @@ func (b *browser) path(name string) string {
 	return p
 }
 
-// selected is the entry under the cursor, or nil in an empty directory.
+// selected is the entry under the cursor, or nil in an empty directory
+// (or while the view is older than the entries, between a change and its
+// refresh).
 func (b *browser) selected() *dutree.Node {
-	if b.sel < 0 || b.sel >= len(b.view) {
+	if b.sel < 0 || b.sel >= len(b.view) || b.view[b.sel] >= len(b.dir().Dir.Kids) {
 		return nil
 	}
 	return &b.dir().Dir.Kids[b.view[b.sel]]
+}
+
+// names is the names below the root of the directory shown.
+func (b *browser) names() []string {
+	var out []string
+	for _, n := range b.stack[1:] {
+		out = append(out, n.Name)
+	}
+	return out
+}
+
+// scanPath is the directory shown as the scan named it: the path given
+// on the command line and the names below it, which --exclude's patterns
+// were matched against.
+func (b *browser) scanPath() string {
+	p := b.cfg.Tree.Given
+	for _, name := range b.names() {
+		if !strings.HasSuffix(p, "/") {
+			p += "/"
+		}
+		p += name
+	}
+	return p
 }
 
 // refresh orders and filters the directory's entries again, keeping the
@@ -249,35 +277,57 @@ func (b *browser) deleteSelected() {
 	} else if b.sel > 0 {
 		next = b.dir().Dir.Kids[b.view[b.sel-1]].Name
 	}
-	err := b.cfg.Tree.Delete(b.path(""), b.dir(), name)
+	isDir := n.Dir != nil
+	err := b.cfg.Tree.Delete(b.names(), name)
 	if err != nil {
-		b.message = fmt.Sprintf("Cannot delete %s: %v", sanitize(name), err)
-		if !errors.Is(err, dutree.ErrChanged) && !errors.Is(err, dutree.ErrOtherFS) && n.Dir != nil {
+		msg := fmt.Sprintf("Cannot delete %s: %v", sanitize(name), err)
+		if isDir && !errors.Is(err, dutree.ErrOtherFS) && !errors.Is(err, dutree.ErrUnknown) {
 			b.rescan() // part of it may be gone
 		}
+		b.message = msg
 		b.refresh(name)
 		return
 	}
 	b.refresh(next)
 }
 
-// rescan scans the directory shown again.
+// rescan scans the directory shown again, its progress on the screen; q
+// stops it and leaves the tree as it was.
 func (b *browser) rescan() {
 	if b.cfg.Rescan == nil {
 		return
 	}
-	b.message = "Scanning " + sanitize(b.path("")) + " again..."
-	b.draw()
-	errs, err := b.cfg.Rescan(b.path(""), b.dir())
-	b.message = ""
+	keep := ""
+	if n := b.selected(); n != nil {
+		keep = n.Name
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := &dutree.Progress{}
+	done := make(chan struct{})
+	var errs []dutree.Error
+	var err error
+	go func() {
+		defer close(done)
+		errs, err = b.cfg.Rescan(ctx, b.scanPath(), b.dir(), p)
+	}()
+	if ScanProgress(b.s, b.path(""), p, done, b.cfg.Color) {
+		cancel()
+		<-done
+		b.message = "Rescan stopped: nothing changed"
+		return
+	}
 	switch {
 	case err != nil:
 		b.message = "Rescan failed: " + err.Error()
 	case len(errs) > 0:
 		b.message = fmt.Sprintf("Rescanned, with %d errors: the first, %s: %v", len(errs), sanitize(errs[0].Path), errs[0].Err)
+	default:
+		b.message = ""
 	}
 	b.cfg.Tree.Recount()
-	b.refresh("")
+	b.view = nil
+	b.refresh(keep)
 }
 
 // shell runs a shell in the directory shown, the screen suspended.
@@ -285,6 +335,10 @@ func (b *browser) shell() {
 	run := b.cfg.Shell
 	if run == nil {
 		run = defaultShell
+	}
+	if err := b.cfg.Tree.Verify(b.names()); err != nil {
+		b.message = "No shell: " + err.Error()
+		return
 	}
 	if err := b.s.Suspend(); err != nil {
 		b.message = "Cannot suspend the screen: " + err.Error()
@@ -309,6 +363,7 @@ func defaultShell(dir string) error {
 	fmt.Fprintf(os.Stdout, "fdu: a shell in %s; exit it to return to the browser\n", dir)
 	cmd := exec.CommandContext(context.Background(), sh)
 	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = append(os.Environ(), "FDU_LEVEL=1")
+	level, _ := strconv.Atoi(os.Getenv("FDU_LEVEL"))
+	cmd.Env = append(os.Environ(), "FDU_LEVEL="+strconv.Itoa(level+1)) // as ncdu's NCDU_LEVEL
 	return cmd.Run()
 }

@@ -144,7 +144,7 @@ func (b *browser) graphColumn(x, y int, size, largest int64, st styles) int {
 		const width = 10
 		filled := 0
 		if largest > 0 {
-			filled = int((size*width + largest/2) / largest)
+			filled = min(max(int(float64(size)/float64(largest)*width+0.5), 0), width)
 		}
 		x = b.put(x, y, "[", st.plain)
 		x = b.put(x, y, strings.Repeat("#", filled), st.bar)

@@ -37,7 +37,10 @@ func sanitize(name string) string {
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			b.WriteRune(utf8.RuneError)
-		case unicode.IsControl(r):
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || i == 0 && unicode.Is(unicode.Mn, r):
+			// Controls, and the format characters that reorder or hide
+			// text (U+202E, zero widths), as ?; a leading combining mark
+			// too, which has no character to combine with.
 			b.WriteByte('?')
 		default:
 			b.WriteRune(r)

@@ -82,15 +82,18 @@ func (e *encoder) info(n *Node, parentDev uint64) {
 	}
 	field("asize", n.Asize)
 	field("dsize", n.Dsize)
-	if n.Dir != nil && n.Dir.Dev != parentDev {
+	if n.Dir != nil && n.Dir.Dev != parentDev && !(n.Dir.Dev == 0 && parentDev == ^uint64(0)) {
 		e.raw(`,"dev":`)
 		e.uint(n.Dir.Dev)
 	}
 	if n.Flags&HardLink != 0 {
 		e.raw(`,"ino":`)
 		e.uint(n.Ino)
-		e.raw(`,"hlnkc":true,"nlink":`)
-		e.uint(uint64(n.Nlink))
+		e.raw(`,"hlnkc":true`)
+		if n.Nlink > 0 {
+			e.raw(`,"nlink":`)
+			e.uint(uint64(n.Nlink))
+		}
 	}
 	if n.Flags&ReadError != 0 {
 		e.raw(`,"read_error":true`)

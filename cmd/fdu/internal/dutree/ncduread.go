@@ -186,6 +186,11 @@ func (d *decoder) metadata() (Meta, error) {
 	return m, err
 }
 
+// maxDepth bounds the nesting read: Recount and Write recurse, one frame
+// a level, within Go's stack limit (a million levels is far deeper than
+// any tree a scan meets).
+const maxDepth = 1000000
+
 // frame is a directory being read, and its entries so far.
 type frame struct {
 	node Node
@@ -216,6 +221,9 @@ func (d *decoder) tree() (*Tree, error) {
 				}
 				if !n.dev {
 					n.Dir.Dev = top.node.Dir.Dev
+				}
+				if len(stack) >= maxDepth {
+					return nil, d.fail("directories nested deeper than %d", maxDepth)
 				}
 				stack = append(stack, &frame{node: n.Node})
 			case '{':
@@ -277,8 +285,8 @@ func (d *decoder) info() (info, error) {
 			}
 			return err
 		case "dev", "ino", "nlink":
-			f, err := d.number()
-			v := clampUint(f)
+			f, err := d.num()
+			v := f.clampUint()
 			switch key {
 			case "dev":
 				n.Dir.Dev, n.dev = v, true
@@ -289,12 +297,16 @@ func (d *decoder) info() (info, error) {
 			}
 			return err
 		case "mtime":
-			f, err := d.number()
-			n.Mtime = int64(max(min(f, math.MaxInt64), math.MinInt64))
+			f, err := d.num()
+			if f.f < 0 {
+				n.Mtime = int64(max(f.f, math.MinInt64/2)) // before 1970; far before is noise
+			} else {
+				n.Mtime = f.clampInt(0)
+			}
 			return err
 		case "mode":
-			f, err := d.number()
-			if uint64(clampUint(f))&0o170000 == 0o120000 {
+			f, err := d.num()
+			if f.clampUint()&0o170000 == 0o120000 {
 				n.Flags |= Symlink
 			}
 			return err
@@ -352,22 +364,12 @@ func (d *decoder) excluded(n *Node) error {
 	return err
 }
 
-func clampUint(f float64) uint64 {
-	switch {
-	case f <= 0 || f != f:
-		return 0
-	case f >= math.MaxUint64:
-		return math.MaxUint64
-	}
-	return uint64(f)
-}
-
 func (d *decoder) size() (int64, error) {
-	f, err := d.number()
-	if err == nil && f < 0 {
+	f, err := d.num()
+	if err == nil && f.f < 0 {
 		return 0, d.fail("a negative size")
 	}
-	return int64(min(f, math.MaxInt64)), err
+	return f.clampInt(0), err
 }
 
 // object reads an object, calling field with each key, the reader at the
@@ -495,6 +497,49 @@ func (d *decoder) hex4() (rune, error) {
 	return v, nil
 }
 
+// number reads a JSON number; u holds it exactly when it is an integer
+// that fits in a uint64 (exact is then true).
+type number struct {
+	f     float64
+	u     uint64
+	exact bool
+}
+
+// clampInt is n as an int64 within [lo, math.MaxInt64], never wrapped.
+func (n number) clampInt(lo int64) int64 {
+	switch {
+	case n.exact:
+		return int64(min(n.u, math.MaxInt64))
+	case n.f != n.f || n.f < float64(lo):
+		return lo
+	case n.f >= 1<<63:
+		return math.MaxInt64
+	}
+	return int64(n.f)
+}
+
+// clampUint is n as a uint64 within [0, math.MaxUint64].
+func (n number) clampUint() uint64 {
+	switch {
+	case n.exact:
+		return n.u
+	case n.f != n.f || n.f <= 0:
+		return 0
+	case n.f >= 1<<64:
+		return math.MaxUint64
+	}
+	return uint64(n.f)
+}
+
+func (d *decoder) num() (number, error) {
+	f, err := d.number()
+	if err != nil {
+		return number{}, err
+	}
+	u, uerr := strconv.ParseUint(string(d.buf), 10, 64)
+	return number{f: f, u: u, exact: uerr == nil}, nil
+}
+
 // number reads a JSON number.
 func (d *decoder) number() (float64, error) {
 	d.buf = d.buf[:0]
@@ -518,9 +563,6 @@ func (d *decoder) number() (float64, error) {
 	f, err := strconv.ParseFloat(string(d.buf), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, d.fail("expected a number")
-	}
-	if u, err := strconv.ParseUint(string(d.buf), 10, 64); err == nil {
-		f = float64(u) // exact where it fits; the callers clamp
 	}
 	return f, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/walk"
@@ -43,7 +44,12 @@ func Scan(ctx context.Context, root string, o ScanOptions) (*Tree, []Error, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	t := &Tree{Root: Node{Name: abs, Dir: &Dir{}}}
+	if st, err := os.Stat(root); err != nil {
+		return nil, nil, err
+	} else if !st.IsDir() {
+		return nil, nil, &fs.PathError{Op: "scan", Path: root, Err: syscall.ENOTDIR}
+	}
+	t := &Tree{Root: Node{Name: abs, Dir: &Dir{}}, Given: root}
 	errs, err := scanInto(ctx, root, &t.Root, o)
 	if err != nil {
 		return nil, errs, err
@@ -156,6 +162,9 @@ func (s *scanner) dir(d *walk.Dir) error {
 		k := node(e, arena[start:])
 		if s.o.Exclude != nil && s.o.Exclude(childPath(d.Path, e.Name)) {
 			k = Node{Name: k.Name, Flags: Excluded}
+			if e.Type.IsDir() {
+				k.Flags |= wasDir
+			}
 		} else if e.Type.IsDir() {
 			k.Dir = &Dir{}
 			keep = append(keep, *e)
@@ -228,6 +237,9 @@ func (s *scanner) markErrors() {
 		names := s.namesOf(e.Path)
 		if n := s.find(names); n != nil {
 			n.Flags |= ReadError
+			if n.Dir != nil && n.Flags&listed == 0 {
+				statUnread(e.Path, n) // du counts its own size too
+			}
 		} else if len(names) > 0 {
 			if n := s.find(names[:len(names)-1]); n != nil {
 				n.Flags |= ReadError
@@ -262,21 +274,13 @@ func unlist(n *Node, otherFS bool) {
 	}
 }
 
-// Open is the directory n at path, opened without following a symbolic
-// link at its last name, and checked to be the one scanned: what Delete
-// and a shell start from.
-func Open(path string, n *Node) (*os.Root, error) {
-	r, err := os.OpenRoot(path)
+// statUnread fills the own size, inode, device and time of a directory
+// that could not be opened, from a stat of its path.
+func statUnread(path string, n *Node) {
+	st, err := os.Lstat(path)
 	if err != nil {
-		return nil, err
+		return
 	}
-	st, err := r.Lstat(".")
-	if err == nil && !sameFile(st, n) {
-		err = &fs.PathError{Op: "open", Path: path, Err: errors.New("not the directory scanned (moved or replaced since)")}
-	}
-	if err != nil {
-		r.Close()
-		return nil, err
-	}
-	return r, nil
+	n.Asize, n.Mtime = st.Size(), st.ModTime().Unix()
+	fillStat(st, n)
 }

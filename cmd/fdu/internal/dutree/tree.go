@@ -4,7 +4,10 @@
 // counts them (a file with several links once).
 package dutree
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Flags mark what a browser shows beside an entry, as ncdu's legend does.
 type Flags uint16
@@ -47,7 +50,8 @@ type Dir struct {
 
 // Tree is a scan: its root's Name is the path scanned, made absolute.
 type Tree struct {
-	Root Node
+	Root  Node
+	Given string // the path scanned as given ("" when read from a file)
 }
 
 // IsDir reports whether n is a directory.
@@ -103,8 +107,7 @@ func recount(n *Node, seen map[[2]uint64]struct{}) {
 		d.Items++
 		if k.Dir != nil {
 			recount(k, seen)
-			d.Asize += k.Dir.Asize
-			d.Dsize += k.Dir.Dsize
+			d.Asize, d.Dsize = sat(d.Asize, k.Dir.Asize), sat(d.Dsize, k.Dir.Dsize)
 			d.Items += k.Dir.Items
 			d.Newest = max(d.Newest, k.Dir.Newest)
 			if k.Flags&(ReadError|ErrorBelow) != 0 {
@@ -125,9 +128,17 @@ func recount(n *Node, seen map[[2]uint64]struct{}) {
 			}
 			seen[id] = struct{}{}
 		}
-		d.Asize += k.Asize
-		d.Dsize += k.Dsize
+		d.Asize, d.Dsize = sat(d.Asize, k.Asize), sat(d.Dsize, k.Dsize)
 	}
+}
+
+// sat is a+b for sizes (never negative), at most math.MaxInt64: a tree of
+// sparse files can claim more than int64 holds.
+func sat(a, b int64) int64 {
+	if s := a + b; s >= a {
+		return s
+	}
+	return math.MaxInt64
 }
 
 // Lookup is the entry of d named name, or nil: a search of its entries,
