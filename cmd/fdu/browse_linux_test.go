@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 )
 
 // terminal is fdu running in a real terminal: a tmux session of its own
@@ -406,5 +408,89 @@ func TestImportErrors(t *testing.T) {
 	var o, e strings.Builder
 	if code := run([]string{"-f", "-", "-o", "-"}, strings.NewReader(exported), &o, &e); code != 0 || o.String()[strings.Index(o.String(), "\n"):] != exported[strings.Index(exported, "\n"):] {
 		t.Errorf("stdin to stdout: %d %q", code, e.String())
+	}
+}
+
+// TestExportKeepsWhatItShould: a missing directory to scan leaves a good
+// file alone; a file with other links is written in place, so they see
+// it; a dangling link gets its target made (each found by a hostile
+// review).
+func TestExportKeepsWhatItShould(t *testing.T) {
+	root := browseTree(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	os.WriteFile(good, []byte("keep me"), 0o644)
+	var out, errb strings.Builder
+	if code := run([]string{"-o", good, filepath.Join(dir, "missing")}, nil, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "cannot access") {
+		t.Errorf("a missing directory: %d %q", code, errb.String())
+	}
+	if b, _ := os.ReadFile(good); string(b) != "keep me" {
+		t.Errorf("good.json replaced by %q", b)
+	}
+	if code := run([]string{"-i", filepath.Join(dir, "missing")}, nil, &out, &errb); code != 1 {
+		t.Errorf("-i of a missing directory: %d", code)
+	}
+	other := filepath.Join(dir, "other")
+	if err := os.Link(good, other); err != nil {
+		t.Fatal(err)
+	}
+	if code := run([]string{"-o", good, root}, nil, &out, &errb); code != 0 {
+		t.Fatal(errb.String())
+	}
+	if b, _ := os.ReadFile(other); !strings.HasPrefix(string(b), "[1,2,") {
+		t.Errorf("the other link still holds %.20q", b)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	os.Symlink("made.json", dangling)
+	if code := run([]string{"-o", dangling, root}, nil, &out, &errb); code != 0 {
+		t.Fatal(errb.String())
+	}
+	if st, err := os.Lstat(dangling); err != nil || st.Mode()&os.ModeSymlink == 0 || !exists(filepath.Join(dir, "made.json")) {
+		t.Errorf("the link was replaced or its target not made: %v", err)
+	}
+}
+
+func exists(path string) bool { _, err := os.Lstat(path); return err == nil }
+
+// TestExportUnreadableAsNobody: as nobody, a directory that cannot be read
+// is marked read_error and keeps its own size, as ncdu writes it and as du
+// counts it (the review found 4 KiB lost and "dev":0).
+func TestExportUnreadableAsNobody(t *testing.T) {
+	du := gnuDu(t)
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to run as nobody")
+	}
+	top := testfs.WorldDir(t)
+	root := filepath.Join(top, "d")
+	for _, p := range []string{"C/locked/x", "C/open/y"} {
+		if err := os.MkdirAll(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "C", "open", "f"), make([]byte, 9000), 0o644)
+	if err := os.Chmod(filepath.Join(root, "C", "locked"), 0); err != nil {
+		t.Fatal(err)
+	}
+	res := testfs.RunAsNobodyResult(t, top, helperEnv+"="+strings.Join([]string{"-o", "-", "d"}, "\x1f"), helperEnv+"_DIR="+top)
+	if res.Code != 1 || !strings.Contains(res.Stderr, "cannot read directory 'd/C/locked': Permission denied") {
+		t.Errorf("exit %d, stderr %q", res.Code, res.Stderr)
+	}
+	tr, _, err := dutree.Read(strings.NewReader(res.Stdout))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, res.Stdout)
+	}
+	cmd := exec.Command(du, "-sB1", "d")
+	cmd.Dir = top
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, _ := cmd.Output()
+	var want int64
+	fmt.Sscan(string(out), &want)
+	if tr.Root.Dir.Dsize != want || want == 0 {
+		t.Errorf("disk usage %d, du as nobody %d", tr.Root.Dir.Dsize, want)
+	}
+	locked := tr.Find([]string{"C", "locked"})
+	if locked == nil || locked.Flags&dutree.ReadError == 0 || locked.Dsize == 0 || locked.Dir.Dev != tr.Root.Dir.Dev {
+		t.Errorf("locked: %+v", locked)
 	}
 }

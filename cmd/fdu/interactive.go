@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -71,6 +75,15 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 		c.warn("-i and -o scan one directory: extra operand %s", quote(files[1]))
 		return c.tryHelp()
 	}
+	if *bf.load == "" && !c.scannable(files[0]) {
+		return 1
+	}
+	if out := *bf.export; out != "" && out != "-" {
+		if st, err := os.Stat(filepath.Dir(out)); err != nil || !st.IsDir() {
+			c.warn("cannot write %s: %s", quotef(out), strerror(errOr(err, syscall.ENOTDIR)))
+			return 1
+		}
+	}
 	var tree *dutree.Tree
 	imported := ""
 	if *bf.load != "" {
@@ -95,6 +108,27 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 		return 0 // finish adds the scan's errors' status
 	}
 	return c.browse(cfg, v, tree, imported, files[0])
+}
+
+// scannable checks, before any screen or scan, that dir is a directory.
+func (c *command) scannable(dir string) bool {
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		c.warn("cannot access %s: %s", quote(dir), strerror(err))
+	case !st.IsDir():
+		c.warn("cannot scan %s: Not a directory", quote(dir))
+	default:
+		return true
+	}
+	return false
+}
+
+func errOr(err, otherwise error) error {
+	if err != nil {
+		return err
+	}
+	return otherwise
 }
 
 func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
@@ -122,7 +156,7 @@ func (c *command) scanQuietly(cfg *config, dir string) (*dutree.Tree, bool) {
 
 func scanError(e dutree.Error) string {
 	var pe *os.PathError
-	if errors.As(e.Err, &pe) && pe.Op == "open" {
+	if errors.As(e.Err, &pe) && strings.HasPrefix(pe.Op, "open") {
 		return "cannot read directory " + quote(e.Path) + ": " + strerror(e.Err)
 	}
 	return "cannot access " + quote(e.Path) + ": " + strerror(e.Err)
@@ -154,21 +188,44 @@ func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
 		}
 		return c.out.Flush()
 	}
-	if real, err := filepath.EvalSymlinks(name); err == nil {
-		name = real
-	}
+	name = throughLinks(name)
 	perm := newFileMode()
-	switch st, err := os.Stat(name); {
-	case err == nil && !st.Mode().IsRegular():
-		return writeInPlace(name, t, o)
+	st, err := os.Stat(name)
+	switch {
+	case err == nil && (!st.Mode().IsRegular() || links(st) > 1):
+		return writeInPlace(name, t, o) // a device or FIFO; or a file whose other links must see it
 	case err == nil:
 		perm = st.Mode().Perm()
 	}
-	return writeAndRename(name, perm, t, o)
+	err = writeAndRename(name, perm, st, t, o)
+	if errors.Is(err, fs.ErrPermission) && st != nil {
+		return writeInPlace(name, t, o) // a writable file in a directory that is not
+	}
+	return err
+}
+
+// throughLinks is what name leads to through symbolic links, a target that
+// does not exist yet included, as a shell's > writes through a link.
+func throughLinks(name string) string {
+	for range 40 {
+		target, err := os.Readlink(name)
+		if err != nil {
+			return name
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(name), target)
+		}
+		name = target
+	}
+	return name
 }
 
 func writeInPlace(name string, t *dutree.Tree, o dutree.WriteOptions) error {
-	f, err := os.OpenFile(name, os.O_WRONLY, 0)
+	flags := os.O_WRONLY
+	if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(name, flags, 0)
 	if err != nil {
 		return err
 	}
@@ -179,10 +236,15 @@ func writeInPlace(name string, t *dutree.Tree, o dutree.WriteOptions) error {
 	return err
 }
 
-func writeAndRename(name string, perm os.FileMode, t *dutree.Tree, o dutree.WriteOptions) error {
+// writeAndRename writes a new file beside name and renames it over name,
+// with old's mode and owner when name exists (old non-nil).
+func writeAndRename(name string, perm os.FileMode, old os.FileInfo, t *dutree.Tree, o dutree.WriteOptions) error {
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
 	if err != nil {
 		return err
+	}
+	if old != nil {
+		sameOwner(tmp, old)
 	}
 	err = tmp.Chmod(perm)
 	if err == nil {
@@ -212,6 +274,7 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 		return 1
 	}
 	defer s.Fini()
+	restoreOnSignal(s)
 	color := !*v.browse.noColor && os.Getenv("NO_COLOR") == ""
 	opts := c.scanOptions(cfg)
 	if t == nil {
@@ -222,7 +285,7 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 		if t == nil {
 			s.Fini()
 			c.warn("cannot read directory %s", quote(dir))
-			return 1
+			return 1 // gone between the check and the scan
 		}
 	}
 	err = browse.Run(s, browse.Config{
@@ -272,4 +335,17 @@ func sizeFormat(cfg *config, v *flagValues) func(int64) string {
 		return func(n int64) string { return cfg.unit.format(uint64(max(n, 0))) }
 	}
 	return func(n int64) string { return browse.Human(n, false) }
+}
+
+// restoreOnSignal puts the terminal back (raw mode off, the main screen)
+// when a signal ends fdu, as ncdu does: 128 and the signal is the status.
+func restoreOnSignal(s tcell.Screen) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	go func() {
+		sig := <-sigs
+		s.Fini()
+		n, _ := sig.(syscall.Signal)
+		os.Exit(128 + int(n))
+	}()
 }

@@ -1,6 +1,7 @@
 package browse
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -253,5 +254,39 @@ func TestInfoListsLinks(t *testing.T) {
 	}
 	if tr.Root.Dir.Dsize != 4096 {
 		t.Errorf("two links counted as %d bytes", tr.Root.Dir.Dsize)
+	}
+}
+
+// TestRescanPathAsScanned: a rescan walks the directory by the path the
+// scan gave it, which --exclude's patterns (./skip) were matched against.
+func TestRescanPathAsScanned(t *testing.T) {
+	tr := testTree()
+	tr.Given = "."
+	var got string
+	b, _ := newTest(t, 100, 30, Config{Tree: tr, Rescan: func(_ context.Context, path string, _ *dutree.Node, _ *dutree.Progress) ([]dutree.Error, error) {
+		got = path
+		return nil, nil
+	}})
+	press(b, "n")
+	press(b, "G")
+	b.enter()
+	press(b, "r")
+	if got != "./many" {
+		t.Errorf("rescanned %q, want ./many", got)
+	}
+}
+
+// TestHugeSizesDraw: sizes near int64's end draw (the bar's arithmetic
+// overflowed once).
+func TestHugeSizesDraw(t *testing.T) {
+	tr := &dutree.Tree{Root: dutree.Node{Name: "/r", Dir: &dutree.Dir{Kids: []dutree.Node{
+		{Name: "huge", Asize: 1 << 62, Dsize: 1 << 62}, {Name: "small", Asize: 1, Dsize: 1},
+	}}}}
+	tr.Recount()
+	b, s := newTest(t, 100, 30, Config{Tree: tr})
+	press(b, "a")
+	b.draw()
+	if all := strings.Join(text(s), "\n"); !strings.Contains(all, "[##########]") {
+		t.Errorf("no full bar:\n%s", all)
 	}
 }

@@ -3,7 +3,6 @@ package dutree
 import (
 	"errors"
 	"io/fs"
-	"strings"
 )
 
 // ErrChanged is a deletion refused because the entry on disk is no longer
@@ -82,12 +81,3 @@ func (t *Tree) Delete(dirNames []string, name string) error {
 	}
 	return err
 }
-
-// pathError names where below the root a deletion failed.
-type pathError struct {
-	path []string
-	err  error
-}
-
-func (e *pathError) Error() string { return strings.Join(e.path, "/") + ": " + e.err.Error() }
-func (e *pathError) Unwrap() error { return e.err }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -148,3 +149,12 @@ func retry(open func() (int, error)) (int, error) {
 		}
 	}
 }
+
+// pathError names where below the root a deletion failed.
+type pathError struct {
+	path []string
+	err  error
+}
+
+func (e *pathError) Error() string { return strings.Join(e.path, "/") + ": " + e.err.Error() }
+func (e *pathError) Unwrap() error { return e.err }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -147,4 +148,34 @@ func byName(d *Dir) []int {
 	}
 	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(d.Kids[a].Name, d.Kids[b].Name) })
 	return idx
+}
+
+// TestReadTooDeep: nesting past maxDepth is an error, not a stack overflow
+// in Recount (the review's 8,000,000 levels).
+func TestReadTooDeep(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[1,2,{},`)
+	for range maxDepth + 1 {
+		b.WriteString(`[{"name":"d"},`)
+	}
+	_, _, err := Read(strings.NewReader(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "nested deeper than 1000000") {
+		t.Errorf("%v", err)
+	}
+}
+
+// TestReadHugeNumbers: sizes past int64 saturate, and what reads writes
+// out and reads back.
+func TestReadHugeNumbers(t *testing.T) {
+	in := `[1,2,{},[{"name":"/r"},{"name":"a","asize":9223372036854775807,"dsize":1e400},{"name":"b","asize":1e19},{"name":"c","asize":5}]]`
+	tr, _, err := Read(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Root.Dir.Asize != math.MaxInt64 || tr.Root.Dir.Dsize != math.MaxInt64 {
+		t.Errorf("totals %d %d", tr.Root.Dir.Asize, tr.Root.Dir.Dsize)
+	}
+	if _, _, err := Read(bytes.NewReader(export(t, tr, false))); err != nil {
+		t.Errorf("our export of it: %v", err)
+	}
 }
