@@ -295,10 +295,10 @@ func (b *browser) linkLines(n *dutree.Node) []string {
 
 func (b *browser) confirmLines() []string {
 	n := b.selected()
-	what := fmt.Sprintf("Delete %s?", sanitize(b.path(n.Name)))
-	lines := []string{what}
+	// The keys come second, so a small screen's box still shows them.
+	lines := []string{fmt.Sprintf("Delete %s?", sanitize(b.path(n.Name))), "y: delete        any other key: keep it"}
 	if n.Dir != nil {
 		lines = append(lines, fmt.Sprintf("The directory and all it holds: %d items, %s.", n.Dir.Items, b.cfg.Format(n.Size(false))))
 	}
-	return append(lines, "", "y: delete        any other key: keep it")
+	return lines
 }
