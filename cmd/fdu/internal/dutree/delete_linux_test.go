@@ -153,3 +153,31 @@ func TestScanRefusesWhatIsNoDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestDeleteDeepUnderLowLimit deletes a 300-level chain with files at
+// every level under RLIMIT_NOFILE 16: the directories above are closed and
+// found again through "..", so the descriptors stay few (the review: a
+// 100-level deletion failed with EMFILE).
+func TestDeleteDeepUnderLowLimit(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "top")
+	for i := range 300 {
+		dir = filepath.Join(dir, "d")
+		if i%50 == 0 {
+			mkfile(t, filepath.Join(dir, "f"), 10)
+		}
+	}
+	mkfile(t, filepath.Join(dir, "leaf"), 10)
+	tr := scan(t, root, ScanOptions{Workers: 2})
+	testfs.LimitOpenFiles(t, 16)
+	before := testfs.OpenFiles(t)
+	if err := tr.Delete(nil, "top"); err != nil {
+		t.Fatal(err)
+	}
+	if exists(filepath.Join(root, "top")) {
+		t.Errorf("top is still there")
+	}
+	if after := testfs.OpenFiles(t); after != before {
+		t.Errorf("%d descriptors open before, %d after", before, after)
+	}
+}

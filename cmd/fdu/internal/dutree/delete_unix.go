@@ -103,25 +103,134 @@ func removeAt(fd int, k *Node, path []string) error {
 	if err != nil {
 		return &pathError{path, err}
 	}
-	var first error
-	for i := range k.Dir.Kids {
-		kid := &k.Dir.Kids[i]
-		if err := removeAt(child, kid, append(path, kid.Name)); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
-			first = err
+	r := &remover{}
+	r.push(k, child, path)
+	return r.run(fd)
+}
+
+// openBudget is the most descriptors a deletion keeps open, whatever the
+// depth: deeper, the directories above are closed and found again from
+// below through "..", checked to be the ones scanned.
+const openBudget = 8
+
+// remover deletes a directory's subtree depth first, without recursion.
+type remover struct {
+	stack []*level
+	open  int
+	first error
+}
+
+// level is a directory being emptied: its descriptor (-1 while closed for
+// the budget) and its next entry.
+type level struct {
+	node *Node
+	fd   int
+	next int
+	path []string
+}
+
+func (r *remover) fail(err error) {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && r.first == nil {
+		r.first = err
+	}
+}
+
+func (r *remover) push(n *Node, fd int, path []string) {
+	r.stack = append(r.stack, &level{node: n, fd: fd, path: path})
+	r.open++
+	for r.open > openBudget && r.closeOne() {
+	}
+}
+
+// closeOne closes the open directory nearest the top of the tree, but for
+// the deepest; false when there is none to close.
+func (r *remover) closeOne() bool {
+	for _, l := range r.stack[:max(len(r.stack)-1, 0)] {
+		if l.fd >= 0 {
+			unix.Close(l.fd)
+			l.fd = -1
+			r.open--
+			return true
 		}
 	}
-	unix.Close(child)
-	if first != nil {
-		return first
+	return false
+}
+
+// run empties and removes the directories on the stack; top is the
+// directory holding the first, open for the whole run.
+func (r *remover) run(top int) error {
+	for len(r.stack) > 0 {
+		l := r.stack[len(r.stack)-1]
+		if l.next < len(l.node.Dir.Kids) {
+			r.step(l)
+			continue
+		}
+		r.stack = r.stack[:len(r.stack)-1]
+		parent := top
+		if len(r.stack) > 0 {
+			parent = r.reopen(r.stack[len(r.stack)-1], l)
+		}
+		unix.Close(l.fd)
+		r.open--
+		if parent < 0 {
+			continue // its directory could not be found again: reported
+		}
+		err := unix.Unlinkat(parent, l.node.Name, unix.AT_REMOVEDIR)
+		if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
+			err = ErrNotEmpty
+		}
+		if err != nil {
+			r.fail(&pathError{l.path, err})
+		}
 	}
-	err = unix.Unlinkat(fd, k.Name, unix.AT_REMOVEDIR)
-	switch {
-	case errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST):
-		return &pathError{path, ErrNotEmpty}
-	case err != nil:
-		return &pathError{path, err}
+	return r.first
+}
+
+// step deletes l's next entry, or opens it to empty it first.
+func (r *remover) step(l *level) {
+	kid := &l.node.Dir.Kids[l.next]
+	l.next++
+	path := append(slices.Clone(l.path), kid.Name)
+	if kid.Dir == nil {
+		r.fail(removeFile(l.fd, kid, path))
+		return
 	}
-	return nil
+	fd, err := openChild(l.fd, kid)
+	for errors.Is(err, unix.EMFILE) && r.closeOne() {
+		fd, err = openChild(l.fd, kid) // fewer descriptors than the budget: the limit's
+	}
+	if err != nil {
+		r.fail(&pathError{path, err})
+		return
+	}
+	r.push(kid, fd, path)
+}
+
+// reopen is the descriptor of up, the directory above l: open, or found
+// again from l through "..".
+func (r *remover) reopen(up, l *level) int {
+	if up.fd >= 0 {
+		return up.fd
+	}
+	dotdot := func() (int, error) {
+		return unix.Openat(l.fd, "..", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	}
+	fd, err := retry(dotdot)
+	for errors.Is(err, unix.EMFILE) && r.closeOne() {
+		fd, err = retry(dotdot)
+	}
+	if err == nil {
+		if err = sameDir(fd, up.node); err != nil {
+			unix.Close(fd)
+		}
+	}
+	if err != nil {
+		r.fail(&pathError{up.path, err})
+		return -1
+	}
+	up.fd = fd
+	r.open++
+	return fd
 }
 
 func removeFile(fd int, k *Node, path []string) error {
