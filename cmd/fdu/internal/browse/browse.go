@@ -279,23 +279,39 @@ func (b *browser) deleteSelected() {
 	}
 	isDir := n.Dir != nil
 	err := b.cfg.Tree.Delete(b.names(), name)
-	if err != nil {
+	switch {
+	case err == nil:
+		b.refresh(next)
+	case errors.Is(err, dutree.ErrGone):
+		b.message = sanitize(name) + ": " + err.Error()
+		b.refresh(next)
+	default:
 		msg := fmt.Sprintf("Cannot delete %s: %v", sanitize(name), err)
-		if isDir && !errors.Is(err, dutree.ErrOtherFS) && !errors.Is(err, dutree.ErrUnknown) {
-			b.rescan() // part of it may be gone
+		if isDir && partial(err) && !b.rescan() {
+			msg += "; part of it may be gone: the view is out of date until a rescan (r)"
 		}
 		b.message = msg
 		b.refresh(name)
-		return
 	}
-	b.refresh(next)
+}
+
+// partial reports whether a failed deletion may have deleted part of the
+// entry: not when it was refused before anything was.
+func partial(err error) bool {
+	for _, refusal := range []error{dutree.ErrOtherFS, dutree.ErrUnknown, dutree.ErrAbove} {
+		if errors.Is(err, refusal) {
+			return false
+		}
+	}
+	return true
 }
 
 // rescan scans the directory shown again, its progress on the screen; q
-// stops it and leaves the tree as it was.
-func (b *browser) rescan() {
+// stops it and leaves the tree as it was. It reports whether the tree now
+// holds the new scan.
+func (b *browser) rescan() bool {
 	if b.cfg.Rescan == nil {
-		return
+		return false
 	}
 	keep := ""
 	if n := b.selected(); n != nil {
@@ -315,11 +331,12 @@ func (b *browser) rescan() {
 		cancel()
 		<-done
 		b.message = "Rescan stopped: nothing changed"
-		return
+		return false
 	}
 	switch {
 	case err != nil:
 		b.message = "Rescan failed: " + err.Error()
+		return false
 	case len(errs) > 0:
 		b.message = fmt.Sprintf("Rescanned, with %d errors: the first, %s: %v", len(errs), sanitize(errs[0].Path), errs[0].Err)
 	default:
@@ -328,6 +345,7 @@ func (b *browser) rescan() {
 	b.cfg.Tree.Recount()
 	b.view = nil
 	b.refresh(keep)
+	return true
 }
 
 // shell runs a shell in the directory shown, the screen suspended.

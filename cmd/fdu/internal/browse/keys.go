@@ -99,7 +99,7 @@ func (b *browser) letter(r rune) {
 	case 'd':
 		b.askDelete()
 	case 'r':
-		b.guard(b.rescan)
+		b.guard(func() { b.rescan() })
 	case 'b':
 		b.guard(b.shell)
 	case 's', 'n', 'C', 'M':

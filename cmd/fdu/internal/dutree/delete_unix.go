@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"slices"
-	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -17,10 +16,23 @@ import (
 func (t *Tree) remove(dirNames []string, k *Node) error {
 	fd, err := t.openDir(dirNames)
 	if err != nil {
-		return err
+		return aboveError(err)
 	}
 	defer unix.Close(fd)
-	return removeAt(fd, k, append(slices.Clone(dirNames), k.Name))
+	var st unix.Stat_t
+	if err := unix.Fstatat(fd, k.Name, &st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
+		return ErrGone // in the directory scanned, checked: not moved above
+	}
+	return removeAt(fd, k, []string{k.Name})
+}
+
+// aboveError words a failure to reach the entry's directory: moved,
+// removed or replaced, it is ErrAbove; a refusal (a mount) stays itself.
+func aboveError(err error) error {
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, ErrChanged) {
+		return ErrAbove
+	}
+	return err
 }
 
 // openDir opens the directory at names from the root down, one level at a
@@ -241,7 +253,9 @@ func removeFile(fd int, k *Node, path []string) error {
 	switch {
 	case st.Mode&unix.S_IFMT == unix.S_IFDIR && k.Flags&Excluded != 0:
 		return &pathError{path, ErrUnknown}
-	case st.Mode&unix.S_IFMT == unix.S_IFDIR, k.Ino != 0 && uint64(st.Ino) != k.Ino:
+	case k.Ino == 0:
+		return &pathError{path, ErrUnknown} // no inode to check it by
+	case st.Mode&unix.S_IFMT == unix.S_IFDIR, uint64(st.Ino) != k.Ino:
 		return &pathError{path, ErrChanged}
 	}
 	if err := unix.Unlinkat(fd, k.Name, 0); err != nil {
@@ -258,12 +272,3 @@ func retry(open func() (int, error)) (int, error) {
 		}
 	}
 }
-
-// pathError names where below the root a deletion failed.
-type pathError struct {
-	path []string
-	err  error
-}
-
-func (e *pathError) Error() string { return strings.Join(e.path, "/") + ": " + e.err.Error() }
-func (e *pathError) Unwrap() error { return e.err }

@@ -161,7 +161,7 @@ func (s *scanner) dir(d *walk.Dir) error {
 		arena = append(arena, e.Name...)
 		k := node(e, arena[start:])
 		if s.o.Exclude != nil && s.o.Exclude(childPath(d.Path, e.Name)) {
-			k = Node{Name: k.Name, Flags: Excluded}
+			k = Node{Name: k.Name, Ino: k.Ino, Flags: Excluded} // the inode, to delete it by
 			if e.Type.IsDir() {
 				k.Flags |= wasDir
 			}
