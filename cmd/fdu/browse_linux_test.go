@@ -35,6 +35,11 @@ func startTerminal(t *testing.T, w, h int, env []string, args ...string) *termin
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := exec.Command(self, "-test.run=^$").Run(); err != nil {
+		// Under qemu-user (CI's linux/arm64 run) the binary is another
+		// architecture's: tmux cannot start it.
+		t.Skipf("cannot run the test binary itself in a terminal (%v): an emulated run?", err)
+	}
 	dir := t.TempDir()
 	script := filepath.Join(dir, "run.sh")
 	var sh strings.Builder
