@@ -114,6 +114,7 @@ func newFlags(cfg *config) *flagValues {
 		load:        fl.StringP("input-file", "f", "", ""),
 		readOnly:    fl.Bool("read-only", false, ""),
 		noColor:     fl.Bool("no-color", false, ""),
+		noMouse:     fl.Bool("no-mouse", false, ""),
 	}
 	v.help = fl.Bool("help", false, "")
 	v.version = fl.Bool("version", false, "")

@@ -25,7 +25,7 @@ var duLongOptions = []string{
 // that each of du's abbreviations means what it means to du (--th is
 // --threshold, not also --threads).
 var fduLongOptions = []string{"threads", "tree", "json", "largest", "depth", "top", "progress",
-	"interactive", "output-file", "input-file", "read-only", "no-color"}
+	"interactive", "output-file", "input-file", "read-only", "no-color", "no-mouse"}
 
 // getoptError is a command-line error in getopt's words.
 type getoptError string

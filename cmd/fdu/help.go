@@ -65,6 +65,8 @@ Interactive (ncdu's keys; ? lists them):
                           (- for stdin); with -o, convert it
       --read-only       browse without deletion, rescans or the shell
       --no-color        no colours (also when NO_COLOR is set)
+      --no-mouse        leave the mouse to the terminal (by default a click
+                          selects, a double click opens, the wheel scrolls)
       --help     display this help and exit
       --version  output version information and exit
 

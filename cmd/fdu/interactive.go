@@ -20,8 +20,8 @@ import (
 
 // browseFlags are fdu's interactive options, which du does not have.
 type browseFlags struct {
-	interactive, readOnly, noColor *bool
-	export, load                   *string
+	interactive, readOnly, noColor, noMouse *bool
+	export, load                            *string
 }
 
 // browseMode checks the interactive options: -i browses a scan, -o
@@ -29,8 +29,8 @@ type browseFlags struct {
 func (c *command) browseMode(cfg *config, v *flagValues) (int, bool) {
 	bf := v.browse
 	if !*bf.interactive && *bf.export == "" && *bf.load == "" {
-		if *bf.readOnly || *bf.noColor {
-			c.warn("--read-only and --no-color go with -i or -f")
+		if *bf.readOnly || *bf.noColor || *bf.noMouse {
+			c.warn("--read-only, --no-color and --no-mouse go with -i or -f")
 			return c.tryHelp(), false
 		}
 		return 0, true
@@ -290,7 +290,7 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 	}
 	err = browse.Run(s, browse.Config{
 		Tree: t, Version: version, Apparent: cfg.apparent, Format: sizeFormat(cfg, v),
-		ReadOnly: *v.browse.readOnly, Imported: imported, Color: color, Mtime: cfg.showTime,
+		ReadOnly: *v.browse.readOnly, Imported: imported, Color: color, Mtime: cfg.showTime, Mouse: !*v.browse.noMouse,
 		Rescan: func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error) {
 			o := opts
 			o.Progress = p

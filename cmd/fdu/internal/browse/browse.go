@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -33,6 +34,7 @@ type Config struct {
 	// counting into p, until ctx ends.
 	Rescan func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error)
 	Shell  func(dir string) error // runs a shell in dir; nil: $SHELL
+	Mouse  bool                   // wheel and clicks, as gdu takes them (--no-mouse: off)
 }
 
 // sortKey is what the list is ordered by.
@@ -77,6 +79,9 @@ type browser struct {
 	modal   modal
 	message string // an error or a note, shown until a key
 	quit    bool
+
+	lastClick     time.Time // for a double click
+	lastClickLine int
 }
 
 // Run shows cfg.Tree on s until the user quits.
@@ -89,6 +94,8 @@ func Run(s tcell.Screen, cfg Config) error {
 			s.Sync()
 		case *tcell.EventKey:
 			b.key(ev)
+		case *tcell.EventMouse:
+			b.mouse(ev)
 		case nil:
 			return errors.New("the terminal went away")
 		}
@@ -103,6 +110,9 @@ func newBrowser(s tcell.Screen, cfg Config) *browser {
 	b := &browser{cfg: cfg, s: s, styles: newStyles(cfg.Color), stack: []*dutree.Node{&cfg.Tree.Root},
 		desc: true, apparent: cfg.Apparent, hidden: true, mtime: cfg.Mtime}
 	b.refresh("")
+	if cfg.Mouse {
+		s.EnableMouse(tcell.MouseButtonEvents)
+	}
 	return b
 }
 

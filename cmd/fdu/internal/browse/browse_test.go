@@ -290,3 +290,21 @@ func TestHugeSizesDraw(t *testing.T) {
 		t.Errorf("no full bar:\n%s", all)
 	}
 }
+
+func TestMouse(t *testing.T) {
+	b, _ := newTest(t, 100, 30, Config{Mouse: true})
+	press(b, "n") // .dot big empty excl link many
+	click := func(y int) { b.mouse(tcell.NewEventMouse(5, y, tcell.Button1, tcell.ModNone)) }
+	click(2 + 5)
+	if n := b.selected(); n == nil || n.Name != "many" {
+		t.Fatalf("a click on the sixth line selected %v", n)
+	}
+	click(2 + 5)
+	if len(b.stack) != 2 {
+		t.Errorf("a double click did not open many")
+	}
+	b.mouse(tcell.NewEventMouse(5, 5, tcell.WheelDown, tcell.ModNone))
+	if b.sel != 2 {
+		t.Errorf("the wheel moved to %d, want 2 (the last of a, b, c)", b.sel)
+	}
+}

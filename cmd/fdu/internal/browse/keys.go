@@ -1,6 +1,10 @@
 package browse
 
-import "github.com/gdamore/tcell/v2"
+import (
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
 
 // modal is the box shown over the list, if any.
 type modal int
@@ -155,5 +159,35 @@ func (b *browser) askDelete() {
 	}
 	if b.selected() != nil {
 		b.modal = confirmModal
+	}
+}
+
+// mouse takes the wheel (three lines a notch) and clicks: one selects the
+// line, a second within half a second opens it; a click closes a box.
+func (b *browser) mouse(ev *tcell.EventMouse) {
+	btn := ev.Buttons()
+	switch {
+	case btn&tcell.WheelUp != 0:
+		b.sel = max(b.sel-3, 0)
+	case btn&tcell.WheelDown != 0:
+		b.sel = max(min(b.sel+3, len(b.view)-1), 0)
+	case btn&tcell.Button1 != 0:
+		if b.modal != noModal {
+			if b.modal != confirmModal { // a deletion is confirmed by a key only
+				b.modal = noModal
+			}
+			return
+		}
+		_, y := ev.Position()
+		row := b.top + y - 2
+		if y < 2 || row >= len(b.view) || row < 0 {
+			return
+		}
+		double := row == b.lastClickLine && time.Since(b.lastClick) < 500*time.Millisecond
+		b.sel, b.lastClick, b.lastClickLine = row, time.Now(), row
+		if double {
+			b.lastClick = time.Time{}
+			b.enter()
+		}
 	}
 }
