@@ -320,7 +320,9 @@ func TestBrowserRescanAndShell(t *testing.T) {
 	tm.waitFor("Total disk usage")
 	tm.keys("b")
 	tm.waitFor("shell$")
-	tm.keys("head -c 2000000 /dev/zero > added; exit", "Enter")
+	// A ctrl-c in the shell reaches fdu too (one process group): it must
+	// not end the browser.
+	tm.keys("head -c 2000000 /dev/zero > added; kill -INT $PPID; sleep 0.2; exit", "Enter")
 	tm.waitFor("Back from the shell")
 	tm.keys("r")
 	s := tm.waitFor("added")

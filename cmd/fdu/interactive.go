@@ -339,13 +339,18 @@ func sizeFormat(cfg *config, v *flagValues) func(int64) string {
 
 // restoreOnSignal puts the terminal back (raw mode off, the main screen)
 // when a signal ends fdu, as ncdu does: 128 and the signal is the status.
+// A ctrl-c or ctrl-\ typed in the browser's shell is the shell's.
 func restoreOnSignal(s tcell.Screen) {
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
 	go func() {
-		sig := <-sigs
-		s.Fini()
-		n, _ := sig.(syscall.Signal)
-		os.Exit(128 + int(n))
+		for sig := range sigs {
+			if (sig == syscall.SIGINT || sig == syscall.SIGQUIT) && browse.ShellRunning() {
+				continue
+			}
+			s.Fini()
+			n, _ := sig.(syscall.Signal)
+			os.Exit(128 + int(n))
+		}
 	}()
 }

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -383,7 +384,16 @@ func (b *browser) shell() {
 	}
 }
 
+// shellRunning is set while a shell runs in the terminal: its ctrl-c and
+// ctrl-\ reach fdu too (one process group), and must not end it.
+var shellRunning atomic.Bool
+
+// ShellRunning reports whether a shell started by the browser is running.
+func ShellRunning() bool { return shellRunning.Load() }
+
 func defaultShell(dir string) error {
+	shellRunning.Store(true)
+	defer shellRunning.Store(false)
 	sh := os.Getenv("SHELL")
 	if sh == "" {
 		sh = "/bin/sh"
