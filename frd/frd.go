@@ -108,7 +108,7 @@ func sortUnique(entries []Entry) {
 	for i := range entries {
 		idx = append(idx, uint32(i))
 	}
-	slices.SortFunc(idx, func(a, b uint32) int { return strings.Compare(entries[a].Name, entries[b].Name) })
+	sortNames(idx, entries)
 	// Place k takes entries[idx[k]]: follow each cycle of the permutation,
 	// marking a place done by idx[k] = k.
 	for k := range idx {

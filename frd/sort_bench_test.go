@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +33,51 @@ func BenchmarkSortEntries(b *testing.B) {
 				sortUnique(es)
 			}
 		})
+	}
+}
+
+// FuzzSortNames: the multikey quicksort orders any names as
+// strings.Compare does (with prefixes of each other, empty names, bytes
+// past 0x7f, long shared prefixes).
+func FuzzSortNames(f *testing.F) {
+	f.Add([]byte("b\x00a\x00ab\x00\x00abc\x00ab\x00\xff\x00file-0001\x00file-0010\x00file-001"), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, repeat uint8) {
+		var es []Entry
+		for _, name := range strings.Split(string(data), "\x00") {
+			for range int(repeat%4) + 1 {
+				es = append(es, Entry{Name: name})
+			}
+		}
+		idx := make([]uint32, len(es))
+		for i := range idx {
+			idx[i] = uint32(i)
+		}
+		sortNames(idx, es)
+		for k := 1; k < len(idx); k++ {
+			if es[idx[k-1]].Name > es[idx[k]].Name {
+				t.Fatalf("%q before %q", es[idx[k-1]].Name, es[idx[k]].Name)
+			}
+		}
+		seen := make([]bool, len(idx))
+		for _, i := range idx {
+			if seen[i] {
+				t.Fatalf("index %d twice", i)
+			}
+			seen[i] = true
+		}
+	})
+}
+
+func TestSortNamesLarge(t *testing.T) {
+	for _, n := range []int{0, 1, 13, 1000, 100000} {
+		es := benchEntries(n)
+		es = append(es, Entry{Name: "file-"}, Entry{Name: ""}, Entry{Name: "file-000010.txt~"})
+		got := slices.Clone(es)
+		sortUnique(got)
+		want := slices.Clone(es)
+		slices.SortFunc(want, CompareName)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: not strings.Compare's order", n)
+		}
 	}
 }
