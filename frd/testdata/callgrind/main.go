@@ -21,7 +21,7 @@ import (
 var sink int64
 
 func main() {
-	impl := flag.String("impl", "frd", "frd (a kept Lister on a descriptor it opens), frd-names, or os (os.ReadDir and Info)")
+	impl := flag.String("impl", "frd", "frd (a kept Lister on a descriptor it opens), frd-names, frd-readdir (frd.ReadDir: open, list, sort), or os (os.ReadDir and Info)")
 	n := flag.Int("n", 10, "listings")
 	flag.Parse()
 	dir := flag.Arg(0)
@@ -41,6 +41,14 @@ func main() {
 				log.Fatal(err)
 			}
 			for _, e := range entries {
+				sink += e.Size + e.ModTimeNanos
+			}
+		case "frd-readdir":
+			es, err := frd.ReadDir(dir)
+			if err != nil {
+				log.Fatal(err)
+			}
+			for _, e := range es {
 				sink += e.Size + e.ModTimeNanos
 			}
 		case "os":
