@@ -122,16 +122,22 @@ func (b *browser) dir() *dutree.Node { return b.stack[len(b.stack)-1] }
 
 // path is the path of the directory shown, or of name in it.
 func (b *browser) path(name string) string {
-	parts := []string{b.stack[0].Name}
-	for _, n := range b.stack[1:] {
-		parts = append(parts, n.Name)
-	}
+	names := b.names()
 	if name != "" {
-		parts = append(parts, name)
+		names = append(names, name)
 	}
-	p := strings.Join(parts, "/")
-	if strings.HasPrefix(p, "//") {
-		p = p[1:] // the root directory's own "/"
+	return join(b.stack[0].Name, names)
+}
+
+// join is base and the names below it, with one "/" between each (the
+// root directory "/" ends in one already).
+func join(base string, names []string) string {
+	p := base
+	for _, name := range names {
+		if !strings.HasSuffix(p, "/") {
+			p += "/"
+		}
+		p += name
 	}
 	return p
 }
@@ -158,16 +164,7 @@ func (b *browser) names() []string {
 // scanPath is the directory shown as the scan named it: the path given
 // on the command line and the names below it, which --exclude's patterns
 // were matched against.
-func (b *browser) scanPath() string {
-	p := b.cfg.Tree.Given
-	for _, name := range b.names() {
-		if !strings.HasSuffix(p, "/") {
-			p += "/"
-		}
-		p += name
-	}
-	return p
-}
+func (b *browser) scanPath() string { return join(b.cfg.Tree.Given, b.names()) }
 
 // refresh orders and filters the directory's entries again, keeping the
 // cursor on the entry named keep (or where it was).

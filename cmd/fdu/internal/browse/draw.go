@@ -288,7 +288,7 @@ func (b *browser) linkLines(n *dutree.Node) []string {
 			lines = append(lines, "             ...")
 			break
 		}
-		lines = append(lines, "             "+sanitize(strings.TrimSuffix(b.cfg.Tree.Root.Name, "/")+"/"+l))
+		lines = append(lines, "             "+sanitize(join(b.cfg.Tree.Root.Name, []string{l})))
 	}
 	return lines
 }

@@ -229,3 +229,38 @@ func TestDeleteDeepUnderLowLimit(t *testing.T) {
 		t.Errorf("%d descriptors open before, %d after", before, after)
 	}
 }
+
+// TestStopsCloseDescriptors: every way a deletion or a rescan ends early
+// (a refusal up front, a changed entry, a directory moved above, a mount
+// met half-way, a cancelled rescan) leaves the descriptors as it found them.
+func TestStopsCloseDescriptors(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"a/deep/d/d/d/f", "a/g", "ex/node_modules/x", "m/sub/keep", "v/w/f"} {
+		mkfile(t, filepath.Join(root, p), 10)
+	}
+	tr := scan(t, root, ScanOptions{Workers: 2, Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
+	testfs.BindMount(t, filepath.Join(root, "a"), filepath.Join(root, "m", "sub"))
+	mkfile(t, filepath.Join(root, "a", "g2"), 20) // another inode under the name
+	os.Rename(filepath.Join(root, "a", "g2"), filepath.Join(root, "a", "g"))
+	os.Rename(filepath.Join(root, "v"), filepath.Join(root, "v2"))
+	before := testfs.OpenFiles(t)
+	for _, c := range []struct {
+		dir  []string
+		name string
+	}{{nil, "ex"}, {[]string{"a"}, "g"}, {[]string{"v"}, "w"}, {nil, "m"}} {
+		if err := tr.Delete(c.dir, c.name); err == nil {
+			t.Errorf("deleting %v/%s: no error", c.dir, c.name)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Rescan(ctx, root, &tr.Root, ScanOptions{Workers: 2}); err == nil {
+		t.Errorf("a cancelled rescan: no error")
+	}
+	if after := testfs.OpenFiles(t); after != before {
+		t.Errorf("%d descriptors before, %d after", before, after)
+	}
+	if !exists(filepath.Join(root, "a", "deep", "d", "d", "d", "f")) {
+		t.Errorf("the bound directory lost a file")
+	}
+}

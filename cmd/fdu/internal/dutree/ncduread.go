@@ -177,8 +177,8 @@ func (d *decoder) metadata() (Meta, error) {
 			}
 			return err
 		case "timestamp":
-			f, err := d.number()
-			m.Timestamp = int64(f)
+			f, err := d.num()
+			m.Timestamp = f.clampInt(0)
 			return err
 		}
 		return d.skip()
