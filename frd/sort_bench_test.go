@@ -8,12 +8,20 @@ import (
 	"testing"
 )
 
+// benchEntries is n names in a shuffled order, as a hashed directory lists
+// them, their bytes in one string in that order, as a listing holds them.
 func benchEntries(n int) []Entry {
-	var es []Entry
+	var names []string
 	for i := range n {
-		es = append(es, Entry{Name: fmt.Sprintf("file-%06d.txt", i)})
+		names = append(names, fmt.Sprintf("file-%06d.txt", i))
 	}
-	rand.New(rand.NewPCG(1, 2)).Shuffle(len(es), func(i, j int) { es[i], es[j] = es[j], es[i] })
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+	all := strings.Join(names, "")
+	es := make([]Entry, 0, n)
+	for _, name := range names {
+		es = append(es, Entry{Name: all[:len(name)]})
+		all = all[len(name):]
+	}
 	return es
 }
 
@@ -36,9 +44,9 @@ func BenchmarkSortEntries(b *testing.B) {
 	}
 }
 
-// FuzzSortNames: the multikey quicksort orders any names as
-// strings.Compare does (with prefixes of each other, empty names, bytes
-// past 0x7f, long shared prefixes).
+// FuzzSortNames: sortNames orders any names as strings.Compare does (with
+// prefixes of each other, empty names, bytes past 0x7f, long shared
+// prefixes, names equal in their 8 bytes past the shared prefix, repeats).
 func FuzzSortNames(f *testing.F) {
 	f.Add([]byte("b\x00a\x00ab\x00\x00abc\x00ab\x00\xff\x00file-0001\x00file-0010\x00file-001"), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, repeat uint8) {
@@ -72,6 +80,12 @@ func TestSortNamesLarge(t *testing.T) {
 	for _, n := range []int{0, 1, 13, 1000, 100000} {
 		es := benchEntries(n)
 		es = append(es, Entry{Name: "file-"}, Entry{Name: ""}, Entry{Name: "file-000010.txt~"})
+		// Ties past the first 8 bytes, and names no kernel gives (a NUL,
+		// repeats), more of them than an insertion sort takes.
+		for i := range 40 {
+			es = append(es, Entry{Name: fmt.Sprintf("x-long-shared-part-%03d", i)},
+				Entry{Name: "nul"}, Entry{Name: fmt.Sprintf("nul\x00%d", i%3)})
+		}
 		got := slices.Clone(es)
 		sortUnique(got)
 		want := slices.Clone(es)

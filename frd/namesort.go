@@ -1,0 +1,189 @@
+package frd
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// keyed is an index into a listing and 8 bytes of its name, big-endian,
+// taken past the prefix every name being sorted shares.
+type keyed struct {
+	key uint64
+	i   uint32
+}
+
+// keyedPool lends sortNames its keys and a scratch half for the radix sort.
+var keyedPool = sync.Pool{New: func() any { return new([]keyed) }}
+
+// sortNames sorts idx, indexes into entries, by their names in byte order
+// (strings.Compare's). A directory's names share long prefixes and differ
+// in a few bytes after them (file-000123.dat), so the names are cut to 8
+// bytes past their common prefix and those integers radix sorted, each byte
+// position only if it differs somewhere; names equal in those 8 bytes are
+// sorted again past them.
+func sortNames(idx []uint32, entries []Entry) {
+	p := keyedPool.Get().(*[]keyed)
+	ks := slices.Grow((*p)[:0], 2*len(idx))[:2*len(idx)]
+	a, tmp := ks[:len(idx)], ks[len(idx):]
+	for k, i := range idx {
+		a[k].i = i
+	}
+	sortKeyed(a, tmp, entries)
+	for k := range a {
+		idx[k] = a[k].i
+	}
+	*p = ks[:0]
+	keyedPool.Put(p)
+}
+
+// smallSort is the length up to which an insertion sort beats the radix
+// sort's 8 KiB of counts.
+const smallSort = 32
+
+// sortKeyed sorts a by name, tmp being scratch of the same length.
+func sortKeyed(a, tmp []keyed, entries []Entry) {
+	p := commonPrefix(a, entries)
+	for k := range a {
+		a[k].key = key8(entries[a[k].i].Name, p)
+	}
+	if len(a) <= smallSort {
+		insertionKeyed(a, entries, p)
+		return
+	}
+	radix8(a, tmp)
+	for s := 0; s < len(a); {
+		e := s + 1
+		for e < len(a) && a[e].key == a[s].key {
+			e++
+		}
+		if e-s > 1 {
+			sortTies(a[s:e], tmp[s:e], entries, p)
+		}
+		s = e
+	}
+}
+
+// sortTies sorts names equal in their 8 bytes past p. Unless they hold a
+// NUL or repeat (neither comes from a kernel), they agree on those 8 bytes
+// and so share a prefix at least p+8 long: the recursion moves on.
+func sortTies(a, tmp []keyed, entries []Entry, p int) {
+	switch {
+	case len(a) <= smallSort:
+		insertionKeyed(a, entries, p)
+	case commonPrefix(a, entries) >= p+8:
+		sortKeyed(a, tmp, entries)
+	default:
+		slices.SortFunc(a, func(x, y keyed) int {
+			return strings.Compare(entries[x.i].Name[p:], entries[y.i].Name[p:])
+		})
+	}
+}
+
+// commonPrefix is the length of the prefix all of a's names share.
+func commonPrefix(a []keyed, entries []Entry) int {
+	if len(a) == 0 {
+		return 0
+	}
+	first := entries[a[0].i].Name
+	n := len(first)
+	for _, k := range a[1:] {
+		if n = sharedPrefix(first[:n], entries[k.i].Name); n == 0 {
+			break
+		}
+	}
+	return n
+}
+
+// sharedPrefix is the length of the prefix s and t share, compared 8 bytes
+// at a time.
+func sharedPrefix(s, t string) int {
+	n := min(len(s), len(t))
+	j := 0
+	for ; j+8 <= n; j += 8 {
+		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[j:]), 8))
+		y := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(t[j:]), 8))
+		if d := x ^ y; d != 0 {
+			return j + bits.TrailingZeros64(d)/8
+		}
+	}
+	for j < n && s[j] == t[j] {
+		j++
+	}
+	return j
+}
+
+// key8 is s's 8 bytes from p, big-endian, zeros past its end: integers in
+// the order of those bytes, a name that ends first sorting first (a name
+// holding a NUL there ties, and is sorted by its whole name).
+func key8(s string, p int) uint64 {
+	if len(s)-p >= 8 {
+		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s[p:]), 8))
+	}
+	var k uint64
+	for j := range 8 {
+		k <<= 8
+		if p+j < len(s) {
+			k |= uint64(s[p+j])
+		}
+	}
+	return k
+}
+
+// less orders x before y: by key, then by the names past p.
+func less(x, y keyed, entries []Entry, p int) bool {
+	if x.key != y.key {
+		return x.key < y.key
+	}
+	return entries[x.i].Name[p:] < entries[y.i].Name[p:]
+}
+
+func insertionKeyed(a []keyed, entries []Entry, p int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && less(a[j], a[j-1], entries, p); j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// radix8 sorts a by key, least significant byte first, skipping the byte
+// positions where every key has the same byte; tmp is scratch.
+func radix8(a, tmp []keyed) {
+	var counts [8][256]uint32
+	for _, k := range a {
+		x := k.key
+		counts[0][byte(x)]++
+		counts[1][byte(x>>8)]++
+		counts[2][byte(x>>16)]++
+		counts[3][byte(x>>24)]++
+		counts[4][byte(x>>32)]++
+		counts[5][byte(x>>40)]++
+		counts[6][byte(x>>48)]++
+		counts[7][byte(x>>56)]++
+	}
+	src, dst := a, tmp
+	for b := range 8 {
+		shift := uint(8 * b)
+		c := &counts[b]
+		if c[byte(src[0].key>>shift)] == uint32(len(src)) {
+			continue
+		}
+		var sum uint32
+		for v, n := range c {
+			c[v] = sum
+			sum += n
+		}
+		for _, k := range src {
+			v := byte(k.key >> shift)
+			dst[c[v]] = k
+			c[v]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
+}
