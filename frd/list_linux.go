@@ -19,6 +19,8 @@ type sysLister struct {
 	name []byte // a NUL-terminated name for Stat
 
 	ranSince time.Time // when the goroutine last yielded, for yield
+
+	fastStats // whether a stat may go around the scheduler
 }
 
 // yieldEvery is how long a listing runs before it lets the scheduler run.
@@ -42,6 +44,7 @@ func (s *sysLister) yield() {
 		runtime.Gosched()
 		s.ranSince = now
 	}
+	s.startWindow(now)
 }
 
 // testHookAfterRead, when set by a test, runs between a read and its stats.
@@ -61,6 +64,7 @@ const statxMask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_MTIME | unix.ST
 // only in errors.
 func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 	l.resetNames()
+	l.sys.beginDir()
 	for {
 		var done bool
 		var err error
@@ -77,6 +81,7 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 // parts of at most about partMax entries.
 func (l *Lister) appendPart(dst []Entry, fd uintptr, name string) ([]Entry, bool, error) {
 	l.resetNames()
+	l.sys.beginDir()
 	start := len(dst)
 	for {
 		var done, full bool
@@ -148,7 +153,7 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 		}
 		// The name is NUL-terminated in the buffer, so statx takes it
 		// from there without a copy.
-		err := ignoringEINTR(func() error { return statxAt(fd, &buf[r.nameOff], mask, &s.stx) })
+		err := s.statx(fd, &buf[r.nameOff], mask)
 		if err == unix.ENOENT {
 			l.vanish(e.Name)
 			continue // removed since the read
@@ -170,6 +175,8 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 
 func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) {
 	s := &l.sys
+	s.beginDir()
+	s.startWindow(time.Now())
 	kept := entries[:0]
 	for _, e := range entries {
 		if !e.Type.IsRegular() {
@@ -178,7 +185,7 @@ func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) 
 		}
 		// statx wants the name NUL-terminated: copy it into a kept buffer.
 		s.name = append(append(s.name[:0], e.Name...), 0)
-		err := ignoringEINTR(func() error { return statxAt(int(fd), &s.name[0], statxMask, &s.stx) })
+		err := s.statx(int(fd), &s.name[0], statxMask)
 		if err == unix.ENOENT {
 			l.vanish(e.Name)
 			continue
@@ -215,11 +222,18 @@ func fillStatx(e *Entry, stx *unix.Statx_t) {
 var noStatx atomic.Bool
 
 // statxAt stats the NUL-terminated name relative to dirfd. It is
-// unix.Statx without the copy of the name the string parameter costs.
-func statxAt(dirfd int, name *byte, mask int, stx *unix.Statx_t) error {
+// unix.Statx without the copy of the name the string parameter costs;
+// raw makes the call without telling the scheduler (see fastStats).
+func statxAt(dirfd int, name *byte, mask int, stx *unix.Statx_t, raw bool) error {
 	if !noStatx.Load() {
-		_, _, errno := unix.Syscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
-			statxFlags, uintptr(mask), uintptr(unsafe.Pointer(stx)), 0)
+		var errno unix.Errno
+		if raw {
+			_, _, errno = unix.RawSyscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
+				statxFlags, uintptr(mask), uintptr(unsafe.Pointer(stx)), 0)
+		} else {
+			_, _, errno = unix.Syscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
+				statxFlags, uintptr(mask), uintptr(unsafe.Pointer(stx)), 0)
+		}
 		switch errno {
 		case 0:
 			return nil

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,16 @@ static long list(const char *dir, int mask) {
 	}
 }
 
+// idle is a second thread that never runs: a process of more than one
+// thread, as every Go program is, makes the kernel count references to the
+// directory's open file on every system call given its descriptor.
+static void *idle(void *arg) {
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
 static double now(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -76,9 +87,16 @@ int main(int argc, char **argv) {
 			benchtime = atof(argv[i + 1]);
 		else if (!strcmp(argv[i], "-names"))
 			mask = atoi(argv[i + 1]) ? 0 : mask;
+		else if (!strcmp(argv[i], "-threads") && atoi(argv[i + 1]) > 1) {
+			pthread_t t;
+			if (pthread_create(&t, NULL, idle, NULL) != 0) {
+				perror("pthread_create");
+				return 1;
+			}
+		}
 	}
 	if (i != argc - 1) {
-		fprintf(stderr, "usage: floor [-name NAME] [-time SECONDS] [-names 1] DIR\n");
+		fprintf(stderr, "usage: floor [-name NAME] [-time SECONDS] [-names 1] [-threads 2] DIR\n");
 		return 2;
 	}
 	const char *dir = argv[i];
