@@ -91,7 +91,14 @@ func commonPrefix(a []keyed, entries []Entry) int {
 	first := entries[a[0].i].Name
 	n := len(first)
 	for _, k := range a[1:] {
-		if n = sharedPrefix(first[:n], entries[k.i].Name); n == 0 {
+		s := entries[k.i].Name
+		if n >= 8 && len(s) >= 8 && load64(s) == load64(first) {
+			// Most names share 8 bytes when they share a prefix at all.
+			n = 8 + sharedPrefix(first[8:n], s[8:])
+		} else {
+			n = sharedPrefix(first[:n], s)
+		}
+		if n == 0 {
 			break
 		}
 	}
@@ -120,8 +127,14 @@ func sharedPrefix(s, t string) int {
 // the order of those bytes, a name that ends first sorting first (a name
 // holding a NUL there ties, and is sorted by its whole name).
 func key8(s string, p int) uint64 {
-	if len(s)-p >= 8 {
-		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s[p:]), 8))
+	switch {
+	case len(s)-p >= 8:
+		return load64(s[p:])
+	case len(s) <= p:
+		return 0
+	case len(s) >= 8:
+		// The name's last 8 bytes, those before p shifted out.
+		return load64(s[len(s)-8:]) << (8 * uint(p+8-len(s)))
 	}
 	var k uint64
 	for j := range 8 {
@@ -131,6 +144,11 @@ func key8(s string, p int) uint64 {
 		}
 	}
 	return k
+}
+
+// load64 is s's first 8 bytes, big-endian; s has at least 8.
+func load64(s string) uint64 {
+	return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
 }
 
 // less orders x before y: by key, then by the names past p.
@@ -149,27 +167,22 @@ func insertionKeyed(a []keyed, entries []Entry, p int) {
 	}
 }
 
-// radix8 sorts a by key, least significant byte first, skipping the byte
-// positions where every key has the same byte; tmp is scratch.
+// radix8 sorts a by key, least significant byte first, counting and
+// moving by only the byte positions where the keys differ; tmp is scratch.
 func radix8(a, tmp []keyed) {
-	var counts [8][256]uint32
+	var differ uint64
 	for _, k := range a {
-		x := k.key
-		counts[0][byte(x)]++
-		counts[1][byte(x>>8)]++
-		counts[2][byte(x>>16)]++
-		counts[3][byte(x>>24)]++
-		counts[4][byte(x>>32)]++
-		counts[5][byte(x>>40)]++
-		counts[6][byte(x>>48)]++
-		counts[7][byte(x>>56)]++
+		differ |= k.key ^ a[0].key
 	}
 	src, dst := a, tmp
 	for b := range 8 {
 		shift := uint(8 * b)
-		c := &counts[b]
-		if c[byte(src[0].key>>shift)] == uint32(len(src)) {
+		if byte(differ>>shift) == 0 {
 			continue
+		}
+		var c [256]uint32
+		for _, k := range src {
+			c[byte(k.key>>shift)]++
 		}
 		var sum uint32
 		for v, n := range c {
