@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/internal/dirfd"
@@ -24,6 +25,14 @@ type Options struct {
 	// Workers is the number of goroutines listing directories; 0 means
 	// runtime.GOMAXPROCS(0). Callbacks run on these goroutines.
 	Workers int
+
+	// IOWorkers, when positive, lets the walk start up to that many more
+	// goroutines while its directories are read from the disk rather
+	// than from the cache (a visit takes far longer than a cached listing
+	// of its size), so that more reads are outstanding than there are
+	// CPUs; each ends once its visits are fast again or nothing is left
+	// to take. Callbacks run on them too: up to Workers+IOWorkers at once.
+	IOWorkers int
 
 	// OneFileSystem skips directories on another file system than the
 	// root's: they are neither listed nor passed to a callback (du -x).
@@ -263,6 +272,10 @@ type walker struct {
 
 	splitAt int64 // Options.SplitDirSize, resolved
 
+	wg       sync.WaitGroup // the workers
+	ioMax    int            // Options.IOWorkers, within the descriptors
+	ioActive int            // the extra workers running, under mu
+
 	freeMu sync.Mutex
 	free   []*node // finished nodes, under Options.Reuse
 
@@ -306,10 +319,12 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	if w.opts.Workers <= 0 {
 		w.opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	var kept int
+	var kept, planned int
 	var release func()
-	w.opts.Workers, kept, release = plan(ctx, w.opts.Workers, w.opts.MaxOpenDirs)
+	planned, kept, release = plan(ctx, w.opts.Workers+max(w.opts.IOWorkers, 0), w.opts.MaxOpenDirs)
 	defer release()
+	w.opts.Workers = min(w.opts.Workers, planned)
+	w.ioMax = planned - w.opts.Workers
 	w.fds = newSet(kept)
 	if w.opts.HardLinksOnce {
 		w.links = NewLinkSet()
@@ -327,16 +342,15 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	rn.remaining.Store(1)
 	w.stack = append(w.stack, rn)
 
-	var wg sync.WaitGroup
 	for range w.opts.Workers {
-		wg.Add(1)
+		w.wg.Add(1)
 		go func() {
-			defer wg.Done()
-			w.work()
+			defer w.wg.Done()
+			w.work(false)
 		}()
 	}
 	stop := context.AfterFunc(ctx, func() { w.stop(ctx.Err()) })
-	wg.Wait()
+	w.wg.Wait()
 	stop()
 	w.fds.CloseAll() // what an early stop left kept
 	w.mu.Lock()
@@ -380,8 +394,9 @@ func (w *walker) over() bool {
 }
 
 // work is one worker: it takes directories from the stack until the walk
-// is over.
-func (w *walker) work() {
+// is over, or, for an extra worker (Options.IOWorkers), until the stack is
+// empty or its visits are fast again.
+func (w *walker) work(extra bool) {
 	var l frd.Lister
 	l.Names = w.opts.Names
 	l.ReuseNames = w.opts.Reuse
@@ -393,23 +408,18 @@ func (w *walker) work() {
 			w.abort(recover())
 		}
 	}()
+	fast := 0 // an extra worker's fast visits in a row
 	for {
-		w.mu.Lock()
-		for len(w.stack) == 0 && w.busy > 0 && !w.stopped {
-			w.cond.Wait()
-		}
-		if w.stopped || len(w.stack) == 0 {
-			w.mu.Unlock()
-			w.cond.Broadcast()
+		n := w.take(extra)
+		if n == nil {
 			normal = true
 			return
 		}
-		n := w.stack[len(w.stack)-1]
-		w.stack[len(w.stack)-1] = nil
-		w.stack = w.stack[:len(w.stack)-1]
-		w.busy++
-		w.mu.Unlock()
-
+		var start time.Time
+		if w.ioMax > 0 {
+			start = time.Now()
+			ps.listed = 0
+		}
 		entries = w.visit(&l, ps, entries, n)
 
 		w.mu.Lock()
@@ -419,7 +429,84 @@ func (w *walker) work() {
 		if done {
 			w.cond.Broadcast()
 		}
+		if w.ioMax > 0 {
+			switch cold := coldVisit(time.Since(start), ps.listed); {
+			case cold && !extra:
+				w.addIOWorker()
+			case cold:
+				fast = 0
+			case extra:
+				if fast++; fast >= ioFastToEnd {
+					w.endIOWorker()
+					normal = true
+					return
+				}
+			}
+		}
 	}
+}
+
+// take returns the next directory to visit, counted busy, or nil when the
+// walk is over; an extra worker does not wait for one (and is counted
+// ended when it gets none).
+func (w *walker) take(extra bool) *node {
+	w.mu.Lock()
+	for !extra && len(w.stack) == 0 && w.busy > 0 && !w.stopped {
+		w.cond.Wait()
+	}
+	if w.stopped || len(w.stack) == 0 {
+		if extra {
+			w.ioActive--
+		}
+		w.mu.Unlock()
+		w.cond.Broadcast()
+		return nil
+	}
+	n := w.stack[len(w.stack)-1]
+	w.stack[len(w.stack)-1] = nil
+	w.stack = w.stack[:len(w.stack)-1]
+	w.busy++
+	w.mu.Unlock()
+	return n
+}
+
+// Extra workers (Options.IOWorkers): a visit is taken as waiting on the
+// disk when it takes over coldBase plus coldPerEntry per entry listed, far
+// above a cached listing's cost and below one read from a disk; an extra
+// worker ends after ioFastToEnd fast visits in a row.
+const (
+	coldBase     = 100 * time.Microsecond
+	coldPerEntry = 5 * time.Microsecond
+	ioFastToEnd  = 8
+)
+
+func coldVisit(d time.Duration, entries int) bool {
+	return d > coldBase+time.Duration(entries)*coldPerEntry
+}
+
+// addIOWorker starts an extra worker if the budget allows and there is a
+// directory waiting for it.
+func (w *walker) addIOWorker() {
+	w.mu.Lock()
+	ok := w.ioActive < w.ioMax && len(w.stack) > 0 && !w.stopped
+	if ok {
+		w.ioActive++
+		w.wg.Add(1) // this worker is counted: the count is not zero
+	}
+	w.mu.Unlock()
+	if ok {
+		go func() {
+			defer w.wg.Done()
+			w.work(true)
+		}()
+	}
+}
+
+// endIOWorker counts an extra worker ended.
+func (w *walker) endIOWorker() {
+	w.mu.Lock()
+	w.ioActive--
+	w.mu.Unlock()
 }
 
 // abort ends the walk from a worker whose callback panicked with p, or
@@ -593,6 +680,7 @@ func (w *walker) listPart(l *frd.Lister, ps *partState, dst []frd.Entry, n *node
 	l.Names, l.Failed = names || split, ps.failedFn
 	part, done, err := listPartHandle(l, dst, fd, d.Path)
 	l.Names, l.Failed = names, nil
+	ps.listed += len(part)
 	errs := ps.errs
 	if err != nil {
 		d.Err = err
@@ -618,6 +706,7 @@ func (w *walker) listPart(l *frd.Lister, ps *partState, dst []frd.Entry, n *node
 type partState struct {
 	w          *walker
 	d          *Dir
+	listed     int // entries listed in this visit, for Options.IOWorkers
 	errs       []error
 	vanishedFn func(name string)
 	failedFn   func(err error)
@@ -738,6 +827,7 @@ func (w *walker) list(l *frd.Lister, ps *partState, entries []frd.Entry, n *node
 			return entries, false
 		}
 	}
+	ps.listed += len(entries)
 	return w.finishListing(n, fd, entries)
 }
 

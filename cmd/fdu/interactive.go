@@ -132,7 +132,7 @@ func errOr(err, otherwise error) error {
 }
 
 func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
-	o := dutree.ScanOptions{Workers: cfg.jobs, OneFileSystem: cfg.oneFS}
+	o := dutree.ScanOptions{Workers: cfg.jobs, IOWorkers: ioWorkers(cfg.jobs), OneFileSystem: cfg.oneFS}
 	if len(cfg.exclude.patterns) > 0 {
 		o.Exclude = cfg.exclude.excluded
 	}

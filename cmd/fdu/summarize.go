@@ -53,6 +53,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 	}()
 	opts := &walk.Options{
 		Workers:        s.cfg.jobs,
+		IOWorkers:      ioWorkers(s.cfg.jobs),
 		OneFileSystem:  s.cfg.oneFS,
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,

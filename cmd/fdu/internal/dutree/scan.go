@@ -18,6 +18,7 @@ import (
 // ScanOptions are what fdu's command line asks of a scan.
 type ScanOptions struct {
 	Workers       int
+	IOWorkers     int                    // walk's: more goroutines while the disk is read
 	OneFileSystem bool                   // -x: other file systems are marked OtherFS, not entered
 	Exclude       func(path string) bool // --exclude: true leaves the entry out, marked Excluded
 	Progress      *Progress              // counted as the scan goes, for a progress display
@@ -93,6 +94,7 @@ func scanInto(ctx context.Context, root string, top *Node, o ScanOptions) ([]Err
 	s := &scanner{o: o, top: top, rootLen: len(root)}
 	opts := &walk.Options{
 		Workers:       o.Workers,
+		IOWorkers:     o.IOWorkers,
 		OneFileSystem: o.OneFileSystem,
 		StatAll:       true,
 		Reuse:         true,

@@ -1,0 +1,140 @@
+package walk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
+)
+
+// slowFirst is a DirFunc that takes coldBase and more on its first slow
+// visits, as listings read from a disk do, and no time after; it records
+// how many calls ran at once.
+type slowFirst struct {
+	slow          int32
+	calls, at, hi atomic.Int32
+}
+
+func (s *slowFirst) fn(d *Dir) error {
+	now := s.at.Add(1)
+	defer s.at.Add(-1)
+	for {
+		hi := s.hi.Load()
+		if now <= hi || s.hi.CompareAndSwap(hi, now) {
+			break
+		}
+	}
+	if s.calls.Add(1) <= s.slow {
+		time.Sleep(5 * coldBase)
+	}
+	return nil
+}
+
+// settled waits for the walk's goroutines to be gone: at most n left.
+func settled(t *testing.T, n int) {
+	t.Helper()
+	for range 200 {
+		if runtime.NumGoroutine() <= n {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Errorf("%d goroutines after the walk, %d before", runtime.NumGoroutine(), n)
+}
+
+// TestIOWorkers: slow visits start extra workers, up to IOWorkers, and
+// fast ones end them; the walk sees what a walk without them sees and
+// leaves no descriptor or goroutine behind.
+func TestIOWorkers(t *testing.T) {
+	root := bushyTree(t, 8)
+	want := countTree(t, root, &Options{Workers: 2, StatAll: true})
+	for _, opts := range []Options{
+		{Workers: 2, IOWorkers: 6, StatAll: true},
+		{Workers: 2, IOWorkers: 6, StatAll: true, Batches: true, Reuse: true},
+		{Workers: 1, IOWorkers: 3},
+	} {
+		t.Run(fmt.Sprintf("workers=%d,batches=%v", opts.Workers, opts.Batches), func(t *testing.T) {
+			fds, goroutines := openFDs(t), runtime.NumGoroutine()
+			s := &slowFirst{slow: 60}
+			var dirs atomic.Int32
+			err := Dirs(context.Background(), root, &opts, func(d *Dir) error {
+				if d.Batch == 0 {
+					dirs.Add(1)
+				}
+				return s.fn(d)
+			})
+			must(t, err)
+			hi := int(s.hi.Load())
+			if hi <= opts.Workers || hi > opts.Workers+opts.IOWorkers {
+				t.Errorf("at most %d calls at once; want more than %d, at most %d", hi, opts.Workers, opts.Workers+opts.IOWorkers)
+			}
+			if got := countTree(t, root, &opts); got != want && opts.StatAll {
+				t.Errorf("with IOWorkers: %s; without: %s", got, want)
+			}
+			settled(t, goroutines)
+			if after := openFDs(t); after != fds {
+				t.Errorf("%d descriptors open after the walk, %d before", after, fds)
+			}
+		})
+	}
+}
+
+// TestIOWorkersEarlyStop stops walks with extra workers running, in each
+// way a walk stops, and counts descriptors and goroutines after.
+func TestIOWorkersEarlyStop(t *testing.T) {
+	root := bushyTree(t, 8)
+	stops := map[string]func(ctx context.Context, cancel func(), n int32) error{
+		"error": func(context.Context, func(), int32) error { return errors.New("enough") },
+		"cancel": func(_ context.Context, cancel func(), _ int32) error {
+			cancel()
+			return nil
+		},
+		"panic": func(context.Context, func(), int32) error { panic("boom") },
+	}
+	for name, stop := range stops {
+		t.Run(name, func(t *testing.T) {
+			fds, goroutines := openFDs(t), runtime.NumGoroutine()
+			for range 5 {
+				ctx, cancel := context.WithCancel(context.Background())
+				s := &slowFirst{slow: 1 << 30}
+				func() {
+					defer func() { recover() }()
+					Dirs(ctx, root, &Options{Workers: 2, IOWorkers: 8, StatAll: true}, func(d *Dir) error {
+						s.fn(d)
+						if n := s.calls.Load(); n == 40 {
+							return stop(ctx, cancel, n)
+						}
+						return nil
+					})
+				}()
+				cancel()
+				if s.hi.Load() <= 2 {
+					t.Errorf("no extra worker was running (at most %d calls at once)", s.hi.Load())
+				}
+			}
+			settled(t, goroutines)
+			if after := openFDs(t); after != fds {
+				t.Errorf("%d descriptors open after 5 stopped walks, %d before", after, fds)
+			}
+		})
+	}
+}
+
+// TestIOWorkersLowFileLimit: under RLIMIT_NOFILE 16 the extra workers fit
+// in what is left, and the walk sees everything.
+func TestIOWorkersLowFileLimit(t *testing.T) {
+	root := bushyTree(t, 6)
+	want := countTree(t, root, &Options{StatAll: true})
+	testfs.LimitOpenFiles(t, 16)
+	s := &slowFirst{slow: 1 << 30}
+	opts := &Options{Workers: 2, IOWorkers: 30, StatAll: true}
+	must(t, Dirs(context.Background(), root, opts, s.fn))
+	if got := countTree(t, root, opts); got != want {
+		t.Errorf("RLIMIT_NOFILE 16: %s; want %s", got, want)
+	}
+}
