@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pbednarcik/flexreaddir/walk"
 )
@@ -24,6 +25,7 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, usage) }
 	jobs := fs.Int("j", 0, "")
 	null := fs.Bool("0", false, "")
+	count := fs.Bool("c", false, "")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -47,7 +49,19 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	if *null {
 		end = 0 // a name may hold a newline
 	}
+	var total atomic.Int64
 	for _, dir := range dirs {
+		if *count {
+			total.Add(1) // the DIR itself, as its line would be
+			if err := walk.Dirs(context.Background(), dir, opts, func(d *walk.Dir) error {
+				total.Add(int64(len(d.Entries)))
+				return nil
+			}); err != nil {
+				fmt.Fprintf(stderr, "frd: %v\n", err)
+				status = 1
+			}
+			continue
+		}
 		mu.Lock()
 		out.WriteString(dir)
 		out.WriteByte(end)
@@ -75,6 +89,9 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "frd: %v\n", err)
 			status = 1
 		}
+	}
+	if *count {
+		fmt.Fprintln(out, total.Load())
 	}
 	if err := out.Flush(); err != nil {
 		fmt.Fprintf(stderr, "frd: %v\n", err)

@@ -3,7 +3,7 @@
 //	frd ls [--json] [--names] DIR...
 //	frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail] [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] SRC DST
 //	frd chmod --files-readonly|--dirs-writable DIR
-//	frd find [-0] [-j N] DIR...
+//	frd find [-0] [-c] [-j N] DIR...
 //
 // ls lists each directory with every entry's type, size, modification time
 // and file id, sorted by name, from one listing. clone materializes SRC at
@@ -28,7 +28,7 @@ const usage = `usage: frd ls [--json] [--names] DIR...
        frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail]
                  [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] SRC DST
        frd chmod --files-readonly|--dirs-writable DIR
-       frd find [-0] [-j N] DIR...
+       frd find [-0] [-c] [-j N] DIR...
 
 ls lists each DIR (default .) with the type, size, modification time and file
 id of every entry, sorted by name. Fields other than the name and type are
@@ -56,7 +56,8 @@ on every directory, touching no file. Neither follows a symbolic link.
 find prints the path of every entry under each DIR (default .), DIR first,
 one a line, as find does, in the order the parallel walk meets them; it
 stats no file. -0 ends each path with a NUL instead (a name may hold a
-newline); -j sets the walking goroutines (default: the CPUs).
+newline); -c prints only how many paths there are (find | wc -l); -j sets
+the walking goroutines (default: the CPUs).
 `
 
 func main() {

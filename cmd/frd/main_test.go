@@ -169,6 +169,14 @@ func TestFind(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("%d paths, want %d", len(got), len(want))
 	}
+	out.Reset()
+	if code := run([]string{"find", "-c", dir, filepath.Join(dir, "a")}, &out, &errb); code != 0 {
+		t.Fatalf("find -c: exit %d: %s", code, errb.String())
+	}
+	// The tree, then a again: a, a/b, a/b/c and the files.
+	if got, want := out.String(), fmt.Sprintln(len(want)+3003); got != want {
+		t.Errorf("find -c of the tree and of a: %q, want %q", got, want)
+	}
 }
 
 func must(t *testing.T, err error) {
