@@ -28,3 +28,25 @@ var platformImpls = []benchImpl{
 		}
 	}},
 }
+
+// platformNameImpls adds the names-only listing a walker makes (walk's
+// Names and Reuse): the C floor's system calls, open, getdents64, close,
+// and the names' storage reused.
+var platformNameImpls = []benchImpl{
+	{"frd.NamesHandle", func(b *testing.B, dir string) {
+		l := frd.Lister{Names: true, ReuseNames: true}
+		var entries []frd.Entry
+		for b.Loop() {
+			fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			entries, err = l.AppendHandle(entries[:0], uintptr(fd), dir)
+			unix.Close(fd)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sink += int64(len(entries))
+		}
+	}},
+}

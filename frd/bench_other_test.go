@@ -3,3 +3,4 @@
 package frd_test
 
 var platformImpls []benchImpl
+var platformNameImpls []benchImpl

@@ -208,4 +208,4 @@ func runImpls(b *testing.B, impls []benchImpl) {
 func BenchmarkList(b *testing.B) { runImpls(b, append(fullImpls, platformImpls...)) }
 
 // BenchmarkNames compares names-and-types listings.
-func BenchmarkNames(b *testing.B) { runImpls(b, nameImpls) }
+func BenchmarkNames(b *testing.B) { runImpls(b, append(nameImpls, platformNameImpls...)) }

@@ -129,22 +129,19 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 		testHookAfterRead()
 	}
 
-	// The names of one read share one allocation.
+	// The names of one read share one allocation, made to their length:
+	// appending them never moves it, so each Entry's name points into it
+	// as it is copied.
 	names := l.nameSpace(namesLen)
-	for _, r := range s.recs {
-		names = append(names, buf[r.nameOff:r.nameOff+uint32(r.nameLen)]...)
-	}
-	all := unsafe.String(unsafe.SliceData(names), len(names))
-
 	dst = grow(dst, len(s.recs))
-	off := 0
 	for _, r := range s.recs {
-		e := Entry{Name: all[off : off+int(r.nameLen)]}
-		off += int(r.nameLen)
+		at := len(names)
+		names = append(names, buf[r.nameOff:r.nameOff+uint32(r.nameLen)]...)
+		dst = append(dst, Entry{Name: unsafe.String(&names[at], int(r.nameLen))})
+		e := &dst[len(dst)-1]
 		typ, known := direntType(r.typ)
 		if known && (typ != 0 || l.Names) {
 			e.Type = typ
-			dst = append(dst, e)
 			continue
 		}
 		mask := statxMask
@@ -154,21 +151,23 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 		// The name is NUL-terminated in the buffer, so statx takes it
 		// from there without a copy.
 		err := s.statx(fd, &buf[r.nameOff], mask)
-		if err == unix.ENOENT {
-			l.vanish(e.Name)
-			continue // removed since the read
-		}
 		if err != nil {
-			if perr := (&os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}); !l.fail(perr) {
+			name := e.Name
+			*e = Entry{}
+			dst = dst[:len(dst)-1]
+			if err == unix.ENOENT {
+				l.vanish(name)
+				continue // removed since the read
+			}
+			if perr := (&os.PathError{Op: "statx", Path: joinName(dirName, name), Err: err}); !l.fail(perr) {
 				return dst, false, full, perr
 			}
 			continue
 		}
 		e.Type = modeType(uint32(s.stx.Mode))
 		if e.Type == 0 && !l.Names {
-			fillStatx(&e, &s.stx)
+			fillStatx(e, &s.stx)
 		}
-		dst = append(dst, e)
 	}
 	return dst, false, full, nil
 }

@@ -115,9 +115,9 @@ command_line "scripts/interleave.sh $rounds true $(printf '"%s" ' "${cmds[@]}")"
 } >>"$md"
 
 section "4. Cold caches: the kernel source, caches dropped before every run"
-drop='sync; echo 3 > /proc/sys/vm/drop_caches'
+drop='sh -c "sync; echo 3 > /proc/sys/vm/drop_caches"'
 for t in "$kernel" "$dir/edges-ext4/kernel" "$dir/edges-xfs/kernel"; do
-	fstype=$(stat -f -c %T "$t")
+	fstype=$(findmnt -no FSTYPE -T "$t")
 	cmds=("du -s $t" "$fdu -s $t" "gdu -n -p -s $t")
 	echo "**$t** ($fstype):" >>"$md"
 	echo >>"$md"

@@ -39,4 +39,4 @@ stat '.name:List -/impl:C-floor -/impl:frd.Lister+Rewind'
 echo "## Full listing, against the C floor"
 stat '.name:List (/impl:C-floor OR /impl:frd.Handle)' '/impl@(C-floor frd.Handle)'
 echo "## Names and types only"
-stat '.name:Names' '/impl@(os.File.ReadDir frd.Names C-floor)'
+stat '.name:Names' '/impl@(os.File.ReadDir frd.Names frd.NamesHandle C-floor)'
