@@ -13,11 +13,12 @@
 // and can list names and types alone ([Lister.Names]) or every directory
 // from its first entry ([Lister.Rewind]).
 //
-// On Linux a Lister's stats bypass the scheduler's system-call bookkeeping
-// (a third of a cached statx's cost) while they run as fast as cached ones
-// on a local file system; a slow window of stats, a directory on another
-// device, or a network or FUSE file system goes through the scheduler, so
-// a stat that blocks never holds a P.
+// On Linux a Lister with [Lister.FastStats] lets its stats bypass the
+// scheduler's system-call bookkeeping (a third of a cached statx's cost)
+// while they run as fast as cached ones on a local disk or in memory; a
+// slow window of stats, a file on another device, or a network, FUSE,
+// overlay, loop or nbd file system goes through the scheduler. It is off
+// by default: a stat that blocks meanwhile holds its P.
 //
 // An [Entry] is comparable, so a change since the last listing is one ==.
 // Every field but Name and Type is filled for regular files only.

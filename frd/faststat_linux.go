@@ -1,27 +1,33 @@
 package frd
 
 import (
+	"fmt"
+	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
 // fastStats decides, window by window, whether a Lister's statx calls go
-// around the scheduler (RawSyscall6) or through it (Syscall6).
+// around the scheduler (RawSyscall6) or through it (Syscall6), under
+// Lister.FastStats.
 //
 // Telling the scheduler of a system call and back costs as much as a third
 // of a cached statx (BENCHMARKS.md), and it buys one thing: when the call
 // blocks, the P is handed to another goroutine. A stat of a cached inode on
 // a local file system does not block. So a stat goes around the scheduler
-// only on a file system that is local (a hung NFS or FUSE server must not
-// hold a P, and with it the collector's stop of the world) and while the
-// last window of stats was as fast as cached ones are; a slow window (the
-// inodes are being read from the disk) sends them through the scheduler
-// again, so a cold walk keeps its Ps for the goroutines that can run. A
-// directory starts through the scheduler: its first stat tells its device.
+// only on a device that is a local file system on a local disk or in
+// memory (a hung NFS or FUSE server, or the one behind a loop device, must
+// not hold a P, and with it the collector's stop of the world), of the
+// directory's own device, and while the last window of stats was as fast
+// as cached ones are; a slow window (the inodes are being read from the
+// disk) or a file on another device (a mount) sends them through the
+// scheduler again. A directory starts through the scheduler: its first
+// stat tells its device.
 type fastStats struct {
-	fast   bool // this window's stats go around the scheduler
-	resume bool // the last directory's did, on device localDev
+	enabled bool // Lister.FastStats
+	fast    bool // this window's stats go around the scheduler
+	resume  bool // the last directory's did, on device localDev
 
 	stats       int       // stats made in this window
 	windowStart time.Time // when the window began
@@ -41,9 +47,11 @@ var fastMax = 8 * time.Microsecond
 // testHookStat, when set by a test, is told how each stat is made.
 var testHookStat func(raw bool)
 
-// beginDir starts a directory's stats through the scheduler.
-func (f *fastStats) beginDir() {
-	f.resume = f.resume || f.fast
+// beginDir starts a directory's stats through the scheduler; enabled is
+// Lister.FastStats.
+func (f *fastStats) beginDir(enabled bool) {
+	f.enabled = enabled
+	f.resume = enabled && (f.resume || f.fast)
 	f.fast = false
 	f.stats = 0
 	f.windowStart = time.Time{}
@@ -64,6 +72,9 @@ func (s *sysLister) statx(dirfd int, name *byte, mask int) error {
 		testHookStat(raw)
 	}
 	err := ignoringEINTR(func() error { return statxAt(dirfd, name, mask, &s.stx, raw) })
+	if raw && (err != nil || statxDev(&s.stx) != f.localDev) {
+		f.fast = false // a mount, or a failure: the next stat through the scheduler
+	}
 	if f.stats++; f.stats == 1 && f.resume {
 		// The directory's first stat: go on as the last one went if it is
 		// on the same local device.
@@ -84,34 +95,69 @@ func (s *sysLister) endWindow(dirfd int, statOK bool) {
 	switch {
 	case slow:
 		f.fast = false
-	case !f.fast && statOK:
+	case !f.fast && statOK && f.enabled:
 		f.fast = s.localDevice(dirfd, statxDev(&s.stx))
+		// Asking may itself have blocked (an overlay's statfs asks the
+		// layers below): then not now.
+		f.fast = f.fast && time.Since(now) <= fastWindow*fastMax
 	}
 }
 
-// localDevice says whether dev, dirfd's device, is a local file system,
-// asking the kernel once per device in a row.
+// localDevice says whether dev, the device of a file in dirfd, is a local
+// file system on a local disk or in memory, asking the kernel once per
+// device in a row. A file on another device than its directory's (a mount
+// over it) is not taken as telling the directory's.
 func (s *sysLister) localDevice(dirfd int, dev uint64) bool {
 	f := &s.fastStats
 	if f.localKnown && f.localDev == dev {
 		return f.local
 	}
-	var st unix.Statfs_t
-	if err := ignoringEINTR(func() error { return unix.Fstatfs(dirfd, &st) }); err != nil {
+	var st unix.Stat_t
+	var sfs unix.Statfs_t
+	if ignoringEINTR(func() error { return unix.Fstat(dirfd, &st) }) != nil || uint64(st.Dev) != dev ||
+		ignoringEINTR(func() error { return unix.Fstatfs(dirfd, &sfs) }) != nil {
 		return false
 	}
-	f.localKnown, f.localDev, f.local = true, dev, localFS(uint32(st.Type))
+	f.localKnown, f.localDev = true, dev
+	f.local = localFS(uint32(sfs.Type)) && localBlock(unix.Major(dev), unix.Minor(dev), 0)
 	return f.local
+}
+
+// localBlock says whether the block device major:minor is a local disk:
+// not a loop device (its image may be on NFS or FUSE) nor an nbd one, nor
+// made of one (device mapper, md: through their slaves in sysfs). A device
+// sysfs does not know (tmpfs's anonymous ones, btrfs's) is taken as local.
+func localBlock(major, minor uint32, depth int) bool {
+	if major == 43 || depth > 8 { // nbd; or a stack deeper than any real one
+		return false
+	}
+	dir := fmt.Sprintf("/sys/dev/block/%d:%d", major, minor)
+	if _, err := os.Stat(dir + "/loop"); err == nil {
+		return false
+	}
+	slaves, _ := os.ReadDir(dir + "/slaves")
+	for _, sl := range slaves {
+		b, err := os.ReadFile(dir + "/slaves/" + sl.Name() + "/dev")
+		var ma, mi uint32
+		if err != nil {
+			return false
+		}
+		if _, err := fmt.Sscanf(string(b), "%d:%d", &ma, &mi); err != nil || !localBlock(ma, mi, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 func statxDev(stx *unix.Statx_t) uint64 { return unix.Mkdev(stx.Dev_major, stx.Dev_minor) }
 
 // localFS says whether a file system type (statfs's f_type) keeps its
-// inodes on a local disk or in memory: not NFS, SMB, FUSE or the like.
+// inodes on its own device or in memory: not NFS, SMB, FUSE, nor overlayfs
+// (whose layers may be any of them).
 func localFS(t uint32) bool {
 	switch t {
 	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.TMPFS_MAGIC,
-		unix.F2FS_SUPER_MAGIC, unix.BCACHEFS_SUPER_MAGIC, unix.RAMFS_MAGIC, unix.OVERLAYFS_SUPER_MAGIC,
+		unix.F2FS_SUPER_MAGIC, unix.BCACHEFS_SUPER_MAGIC, unix.RAMFS_MAGIC,
 		unix.EXFAT_SUPER_MAGIC, unix.MSDOS_SUPER_MAGIC, unix.NILFS_SUPER_MAGIC, unix.REISERFS_SUPER_MAGIC,
 		unix.SQUASHFS_MAGIC, unix.EROFS_SUPER_MAGIC_V1:
 		return true

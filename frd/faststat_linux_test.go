@@ -3,9 +3,11 @@ package frd
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -50,7 +52,7 @@ func TestFastStatsLocal(t *testing.T) {
 	dir := manyFiles(t, 200)
 	defer func(d time.Duration) { fastMax = d }(fastMax)
 	fastMax = time.Second
-	var l Lister
+	l := Lister{FastStats: true}
 	raw, sched, second := countStats(t, &l, dir)
 	if raw != 200-fastWindow || sched != fastWindow || second {
 		t.Errorf("first listing: %d stats around the scheduler, %d through it (the second %v); want most around, not the second",
@@ -87,7 +89,7 @@ func TestFastStatsNotRemote(t *testing.T) {
 	}
 	defer func(d time.Duration) { fastMax = d }(fastMax)
 	fastMax = time.Second
-	var l Lister
+	l := Lister{FastStats: true}
 	l.Failed = func(error) {} // a sysctl may not stat
 	if raw, _, _ := countStats(t, &l, manyFiles(t, 100)); raw == 0 {
 		t.Fatal("the local directory's stats never went around the scheduler")
@@ -103,8 +105,81 @@ func TestFastStatsSlowWindow(t *testing.T) {
 	dir := manyFiles(t, 200)
 	defer func(d time.Duration) { fastMax = d }(fastMax)
 	fastMax = 0
-	var l Lister
+	l := Lister{FastStats: true}
 	if raw, _, _ := countStats(t, &l, dir); raw != 0 {
 		t.Errorf("%d stats around the scheduler in slow windows", raw)
+	}
+}
+
+// TestFastStatsOff: without Lister.FastStats no stat goes around the
+// scheduler.
+func TestFastStatsOff(t *testing.T) {
+	var l Lister
+	if raw, _, _ := countStats(t, &l, manyFiles(t, 200)); raw != 0 {
+		t.Errorf("%d stats around the scheduler without FastStats", raw)
+	}
+}
+
+// TestFastStatsMountedFile: a file of another file system mounted over an
+// entry (here procfs's, standing for a FUSE or NFS file) ends a fast window
+// at once, is never taken as telling the directory's device, and leaves no
+// trace that would let a later directory on its device go fast (found by a
+// review: the device was cached as local from the directory's statfs).
+func TestFastStatsMountedFile(t *testing.T) {
+	defer func(d time.Duration) { fastMax = d }(fastMax)
+	fastMax = time.Second
+	for _, c := range []struct{ n, k int }{{200, 0}, {200, fastWindow - 1}, {200, fastWindow}, {200, 100}, {fastWindow, fastWindow - 1}} {
+		n, k := c.n, c.k
+		t.Run(fmt.Sprint(n, "/", k), func(t *testing.T) {
+			dir := manyFiles(t, n)
+			f, err := os.Open(dir)
+			must(t, err)
+			names, err := (&Lister{Names: true}).AppendDir(nil, f)
+			f.Close()
+			must(t, err)
+			testfs.BindMount(t, "/proc/version", filepath.Join(dir, names[k].Name))
+			l := Lister{FastStats: true}
+			var seq []bool
+			testHookStat = func(raw bool) { seq = append(seq, raw) }
+			f, err = os.Open(dir)
+			must(t, err)
+			_, err = l.AppendDir(nil, f)
+			f.Close()
+			testHookStat = nil
+			must(t, err)
+			if len(seq) != n {
+				t.Fatalf("%d stats, want %d", len(seq), n)
+			}
+			if k+1 < n && seq[k+1] {
+				t.Errorf("the stat after the mounted file went around the scheduler")
+			}
+			if l.sys.localKnown && l.sys.localDev == statxDevOf(t, filepath.Join(dir, names[k].Name)) {
+				t.Errorf("procfs's device taken as local")
+			}
+			if raw, sched, _ := countStats(t, &l, "/proc/sys/kernel"); raw != 0 {
+				t.Errorf("/proc/sys/kernel after it: %d around the scheduler, %d through", raw, sched)
+			}
+		})
+	}
+}
+
+func statxDevOf(t *testing.T, path string) uint64 {
+	var stx unix.Statx_t
+	must(t, unix.Statx(unix.AT_FDCWD, path, 0, unix.STATX_INO, &stx))
+	return statxDev(&stx)
+}
+
+// TestFastStatsLoopDevice: a file system on a loop device (whose image
+// may be on NFS or FUSE) is not local, whatever its type.
+func TestFastStatsLoopDevice(t *testing.T) {
+	defer func(d time.Duration) { fastMax = d }(fastMax)
+	fastMax = time.Second
+	mnt := testfs.LoopMount(t, "ext4")
+	for i := range 100 {
+		writeFile(t, mnt, fmt.Sprint("f", i), 1)
+	}
+	l := Lister{FastStats: true}
+	if raw, sched, _ := countStats(t, &l, mnt); raw != 0 {
+		t.Errorf("ext4 on a loop device: %d stats around the scheduler, %d through", raw, sched)
 	}
 }

@@ -194,6 +194,17 @@ type Lister struct {
 	// full. On Linux the descriptor is moved to its start with lseek first.
 	Rewind bool
 
+	// FastStats, on Linux, lets the stats of a listing bypass the
+	// scheduler's system-call bookkeeping (a third of a cached statx's
+	// cost) while they run as fast as cached ones on a local disk or in
+	// memory; a slow window of stats, a file on another device, or a
+	// network, FUSE, overlay, loop or nbd file system goes through the
+	// scheduler. A stat that does block meanwhile (the disk read, or the
+	// disk stalls) holds its P, and with it the collector's stop of the
+	// world, until it returns: leave it off unless the tree is on local,
+	// healthy disks (a build tree, a cache). Elsewhere it does nothing.
+	FastStats bool
+
 	// ReuseNames keeps the names of each call in storage the Lister
 	// reuses, as bufio.Scanner.Bytes does its buffer: an Entry's Name is
 	// then valid only until the Lister's next call, and must be copied

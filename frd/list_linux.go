@@ -64,7 +64,7 @@ const statxMask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_MTIME | unix.ST
 // only in errors.
 func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 	l.resetNames()
-	l.sys.beginDir()
+	l.sys.beginDir(l.FastStats)
 	for {
 		var done bool
 		var err error
@@ -81,7 +81,7 @@ func (l *Lister) list(dst []Entry, fd int, dirName string) ([]Entry, error) {
 // parts of at most about partMax entries.
 func (l *Lister) appendPart(dst []Entry, fd uintptr, name string) ([]Entry, bool, error) {
 	l.resetNames()
-	l.sys.beginDir()
+	l.sys.beginDir(l.FastStats)
 	start := len(dst)
 	for {
 		var done, full bool
@@ -174,7 +174,7 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 
 func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) {
 	s := &l.sys
-	s.beginDir()
+	s.beginDir(l.FastStats)
 	s.startWindow(time.Now())
 	kept := entries[:0]
 	for _, e := range entries {

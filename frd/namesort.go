@@ -32,7 +32,7 @@ func sortNames(idx []uint32, entries []Entry) {
 	for k, i := range idx {
 		a[k].i = i
 	}
-	sortKeyed(a, tmp, entries)
+	sortKeyed(a, tmp, entries, 0)
 	for k := range a {
 		idx[k] = a[k].i
 	}
@@ -40,12 +40,16 @@ func sortNames(idx []uint32, entries []Entry) {
 	keyedPool.Put(p)
 }
 
+// maxKeyLevels is how many keys deep ties are radix sorted.
+const maxKeyLevels = 2
+
 // smallSort is the length up to which an insertion sort beats the radix
 // sort's 8 KiB of counts.
 const smallSort = 32
 
-// sortKeyed sorts a by name, tmp being scratch of the same length.
-func sortKeyed(a, tmp []keyed, entries []Entry) {
+// sortKeyed sorts a by name, tmp being scratch of the same length; level
+// counts the 8-byte keys taken so far.
+func sortKeyed(a, tmp []keyed, entries []Entry, level int) {
 	p := commonPrefix(a, entries)
 	for k := range a {
 		a[k].key = key8(entries[a[k].i].Name, p)
@@ -61,7 +65,7 @@ func sortKeyed(a, tmp []keyed, entries []Entry) {
 			e++
 		}
 		if e-s > 1 {
-			sortTies(a[s:e], tmp[s:e], entries, p)
+			sortTies(a[s:e], tmp[s:e], entries, p, level)
 		}
 		s = e
 	}
@@ -69,13 +73,16 @@ func sortKeyed(a, tmp []keyed, entries []Entry) {
 
 // sortTies sorts names equal in their 8 bytes past p. Unless they hold a
 // NUL or repeat (neither comes from a kernel), they agree on those 8 bytes
-// and so share a prefix at least p+8 long: the recursion moves on.
-func sortTies(a, tmp []keyed, entries []Entry, p int) {
+// and so share a prefix at least p+8 long: the recursion moves on, for a
+// level or two. Names that tie again and again (crafted ones, alike in
+// every 8 bytes) are sorted by comparison, which the radix passes' random
+// reads would be slower than.
+func sortTies(a, tmp []keyed, entries []Entry, p, level int) {
 	switch {
 	case len(a) <= smallSort:
 		insertionKeyed(a, entries, p)
-	case commonPrefix(a, entries) >= p+8:
-		sortKeyed(a, tmp, entries)
+	case level < maxKeyLevels && commonPrefix(a, entries) >= p+8:
+		sortKeyed(a, tmp, entries, level+1)
 	default:
 		slices.SortFunc(a, func(x, y keyed) int {
 			return strings.Compare(entries[x.i].Name[p:], entries[y.i].Name[p:])

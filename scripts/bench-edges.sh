@@ -23,9 +23,9 @@ out=bench-out
 mkdir -p "$out" "$dir"
 [ "$(id -u)" = 0 ] || { echo "bench-edges.sh: run as root (drop_caches, mounts)" >&2; exit 1; }
 need=()
-for t in hyperfine gdu bfs fdfind mkfs.xfs mkfs.ext4 bc strace; do command -v $t >/dev/null || need+=("$t"); done
+for t in hyperfine gdu bfs fdfind mkfs.xfs mkfs.ext4 strace /usr/bin/time; do command -v $t >/dev/null || need+=("$t"); done
 if [ ${#need[@]} -gt 0 ]; then
-	pkgs=$(printf '%s\n' "${need[@]}" | sed 's/^fdfind$/fd-find/; s/^mkfs.xfs$/xfsprogs/; s/^mkfs.ext4$/e2fsprogs/')
+	pkgs=$(printf '%s\n' "${need[@]}" | sed 's/^fdfind$/fd-find/; s/^mkfs.xfs$/xfsprogs/; s/^mkfs.ext4$/e2fsprogs/; s|^/usr/bin/time$|time|')
 	apt-get update -qq && apt-get install -y -qq $pkgs >/dev/null
 fi
 command -v benchstat >/dev/null || go install golang.org/x/perf/cmd/benchstat@latest
@@ -37,9 +37,9 @@ fdu=$out/fdu frd=$out/frd
 # The trees.
 kernel=$dir/kernel
 if [ ! -d "$kernel" ]; then
-	[ -e /usr/src/linux-source-*.tar.xz ] || apt-get install -y -qq linux-source >/dev/null
+	ls /usr/src/linux-source-*.tar.xz >/dev/null 2>&1 || apt-get install -y -qq linux-source >/dev/null
 	mkdir -p "$kernel"
-	tar -xJf /usr/src/linux-source-*.tar.xz -C "$kernel" --strip-components=1
+	tar -xJf "$(ls /usr/src/linux-source-*.tar.xz | sort -V | tail -1)" -C "$kernel" --strip-components=1
 fi
 huge=$dir/edges-tmpfs
 if ! mountpoint -q "$huge"; then
@@ -48,7 +48,7 @@ if ! mountpoint -q "$huge"; then
 fi
 if [ ! -d "$huge/m" ] || [ "$(ls -f "$huge/m" | wc -l)" != 1000002 ]; then # with . and ..
 	rm -rf "$huge/m" && mkdir "$huge/m"
-	(cd "$huge/m" && seq -f 'f%07g' 1000000 | xargs touch)
+	(cd "$huge/m" && seq -f 'f%07.0f' 1000000 | xargs touch)
 fi
 for fs in ext4 xfs; do
 	img=$dir/edges-$fs.img mnt=$dir/edges-$fs

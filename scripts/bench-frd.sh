@@ -35,8 +35,8 @@ done
 # listing against the C floor making the same system calls, names only.
 stat() { benchstat -row /n -col "${2:-/impl}" -filter "$1" "$out/frd.txt"; }
 echo "## Full listing, against os.ReadDir + Info"
-stat '.name:List -/impl:C-floor -/impl:frd.Lister+Rewind'
+stat '.name:List -/impl:C-floor -/impl:frd.Lister+Rewind -/impl:frd.HandleFast'
 echo "## Full listing, against the C floor"
-stat '.name:List (/impl:C-floor OR /impl:frd.Handle)' '/impl@(C-floor frd.Handle)'
+stat '.name:List (/impl:C-floor OR /impl:frd.Handle OR /impl:frd.HandleFast)' '/impl@(C-floor frd.Handle frd.HandleFast)'
 echo "## Names and types only"
 stat '.name:Names' '/impl@(os.File.ReadDir frd.Names frd.NamesHandle C-floor)'

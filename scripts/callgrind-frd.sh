@@ -24,7 +24,7 @@ total() { # impl listings
 	GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
 		"$out/count" -impl "$1" -n "$2" "$dir" 2>&1 | sed -n 's/.*Collected : //p'
 }
-for impl in ${IMPLS:-os frd frd-readdir frd-names}; do
+for impl in ${IMPLS:-os frd frd-fast frd-readdir frd-names}; do
 	per=()
 	for _ in 1 2 3; do
 		a=$(total "$impl" 10)

@@ -59,6 +59,8 @@ func plan(_ context.Context, workers, kept int) (int, int, func()) {
 	return max(workers, 1), kept, func() {}
 }
 
+func plannedByCaller(context.Context) bool { return false }
+
 func openRoot(path string) (handle, error) { return os.Open(path) }
 
 func listHandle(l *frd.Lister, dst []frd.Entry, f handle, _ string) ([]frd.Entry, error) {

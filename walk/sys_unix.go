@@ -36,6 +36,10 @@ func plan(ctx context.Context, workers, kept int) (int, int, func()) {
 	return dirfd.Plan(workers, kept, perWorker, 1)
 }
 
+// plannedByCaller reports whether ctx carries a walk whose caller planned
+// its descriptors (tree's clone).
+func plannedByCaller(ctx context.Context) bool { return dirfd.Planned(ctx) }
+
 func openRoot(path string) (handle, error) { return dirfd.Open(path) }
 
 func statHandle(fd handle) (info frd.Entry, dev, ino uint64, err error) {

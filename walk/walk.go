@@ -61,6 +61,11 @@ type Options struct {
 	// Lister.Names).
 	Names bool
 
+	// FastStats is frd's Lister.FastStats for every worker: stats that
+	// bypass the scheduler while they are fast on a local disk. Off by
+	// default: a stat that blocks meanwhile holds its P.
+	FastStats bool
+
 	// Reuse lets the walk reuse the storage of what it hands to the
 	// callbacks once they are done with it: the entries' names (frd's
 	// Lister.ReuseNames), valid like Dir.Entries only during the DirFunc,
@@ -321,7 +326,11 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	}
 	var kept, planned int
 	var release func()
-	planned, kept, release = plan(ctx, w.opts.Workers+max(w.opts.IOWorkers, 0), w.opts.MaxOpenDirs)
+	extra := max(w.opts.IOWorkers, 0)
+	if plannedByCaller(ctx) {
+		extra = 0 // its caller planned descriptors for Workers alone
+	}
+	planned, kept, release = plan(ctx, w.opts.Workers+extra, w.opts.MaxOpenDirs)
 	defer release()
 	w.opts.Workers = min(w.opts.Workers, planned)
 	w.ioMax = planned - w.opts.Workers
@@ -400,6 +409,7 @@ func (w *walker) work(extra bool) {
 	var l frd.Lister
 	l.Names = w.opts.Names
 	l.ReuseNames = w.opts.Reuse
+	l.FastStats = w.opts.FastStats
 	ps := newPartState(w)
 	var entries []frd.Entry
 	normal := false
@@ -408,7 +418,7 @@ func (w *walker) work(extra bool) {
 			w.abort(recover())
 		}
 	}()
-	fast := 0 // an extra worker's fast visits in a row
+	fast, cold := 0, 0 // fast visits in a row (an extra worker's), cold ones
 	for {
 		n := w.take(extra)
 		if n == nil {
@@ -430,12 +440,14 @@ func (w *walker) work(extra bool) {
 			w.cond.Broadcast()
 		}
 		if w.ioMax > 0 {
-			switch cold := coldVisit(time.Since(start), ps.listed); {
-			case cold && !extra:
-				w.addIOWorker()
-			case cold:
-				fast = 0
-			case extra:
+			if coldVisit(time.Since(start), ps.listed) {
+				// One slow visit may be a goroutine descheduled: a few
+				// in a row are the disk.
+				cold, fast = cold+1, 0
+				if !extra && cold >= coldToStart {
+					w.addIOWorker()
+				}
+			} else if cold = 0; extra {
 				if fast++; fast >= ioFastToEnd {
 					w.endIOWorker()
 					normal = true
@@ -472,11 +484,13 @@ func (w *walker) take(extra bool) *node {
 
 // Extra workers (Options.IOWorkers): a visit is taken as waiting on the
 // disk when it takes over coldBase plus coldPerEntry per entry listed, far
-// above a cached listing's cost and below one read from a disk; an extra
-// worker ends after ioFastToEnd fast visits in a row.
+// above a cached listing's cost and below one read from a disk; a worker
+// starts one after coldToStart such visits in a row, and an extra worker
+// ends after ioFastToEnd fast visits in a row.
 const (
 	coldBase     = 100 * time.Microsecond
 	coldPerEntry = 5 * time.Microsecond
+	coldToStart  = 3
 	ioFastToEnd  = 8
 )
 

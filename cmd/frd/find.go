@@ -52,7 +52,9 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	var total atomic.Int64
 	for _, dir := range dirs {
 		if *count {
-			total.Add(1) // the DIR itself, as its line would be
+			if _, err := os.Lstat(dir); err == nil {
+				total.Add(1) // the DIR itself, as find counts it
+			}
 			if err := walk.Dirs(context.Background(), dir, opts, func(d *walk.Dir) error {
 				total.Add(int64(len(d.Entries)))
 				return nil

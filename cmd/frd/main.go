@@ -56,7 +56,7 @@ on every directory, touching no file. Neither follows a symbolic link.
 find prints the path of every entry under each DIR (default .), DIR first,
 one a line, as find does, in the order the parallel walk meets them; it
 stats no file. -0 ends each path with a NUL instead (a name may hold a
-newline); -c prints only how many paths there are (find | wc -l); -j sets
+newline); -c prints only how many paths there are; -j sets
 the walking goroutines (default: the CPUs).
 `
 

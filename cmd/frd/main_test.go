@@ -177,6 +177,10 @@ func TestFind(t *testing.T) {
 	if got, want := out.String(), fmt.Sprintln(len(want)+3003); got != want {
 		t.Errorf("find -c of the tree and of a: %q, want %q", got, want)
 	}
+	out.Reset()
+	if code := run([]string{"find", "-c", filepath.Join(dir, "missing")}, &out, &errb); code != 1 || out.String() != "0\n" {
+		t.Errorf("find -c of a missing DIR: exit %d, %q; want 1 and 0, as find | wc -l", code, out.String())
+	}
 }
 
 func must(t *testing.T, err error) {

@@ -21,16 +21,17 @@ import (
 var sink int64
 
 func main() {
-	impl := flag.String("impl", "frd", "frd (a kept Lister on a descriptor it opens), frd-names, frd-readdir (frd.ReadDir: open, list, sort), or os (os.ReadDir and Info)")
+	impl := flag.String("impl", "frd", "frd (a kept Lister on a descriptor it opens), frd-fast (with FastStats), frd-names, frd-readdir (frd.ReadDir: open, list, sort), or os (os.ReadDir and Info)")
 	n := flag.Int("n", 10, "listings")
 	flag.Parse()
 	dir := flag.Arg(0)
 	var l frd.Lister
 	l.Names = *impl == "frd-names"
+	l.FastStats = *impl == "frd-fast"
 	var entries []frd.Entry
 	for range *n {
 		switch *impl {
-		case "frd", "frd-names":
+		case "frd", "frd-fast", "frd-names":
 			fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 			if err != nil {
 				log.Fatal(err)
