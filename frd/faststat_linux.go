@@ -67,6 +67,9 @@ func (f *fastStats) startWindow(now time.Time) {
 // statx stats the NUL-terminated name relative to dirfd into s.stx.
 func (s *sysLister) statx(dirfd int, name *byte, mask int) error {
 	f := &s.fastStats
+	if !f.enabled {
+		return ignoringEINTR(func() error { return statxAt(dirfd, name, mask, &s.stx, false) })
+	}
 	raw := f.fast
 	if testHookStat != nil {
 		testHookStat(raw)

@@ -118,6 +118,9 @@ func TestFastStatsOff(t *testing.T) {
 	if raw, _, _ := countStats(t, &l, manyFiles(t, 200)); raw != 0 {
 		t.Errorf("%d stats around the scheduler without FastStats", raw)
 	}
+	if l.sys.fast || l.sys.resume || l.sys.localKnown {
+		t.Errorf("fast-stat state kept without FastStats: %+v", l.sys.fastStats)
+	}
 }
 
 // TestFastStatsMountedFile: a file of another file system mounted over an

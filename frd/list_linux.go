@@ -150,7 +150,12 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 		}
 		// The name is NUL-terminated in the buffer, so statx takes it
 		// from there without a copy.
-		err := s.statx(fd, &buf[r.nameOff], mask)
+		var err error
+		if l.FastStats {
+			err = s.statx(fd, &buf[r.nameOff], mask)
+		} else {
+			err = ignoringEINTR(func() error { return statxAt(fd, &buf[r.nameOff], mask, &s.stx, false) })
+		}
 		if err != nil {
 			name := e.Name
 			*e = Entry{}
