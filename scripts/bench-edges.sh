@@ -68,7 +68,7 @@ done
 
 md=$out/edges.md
 {
-	echo "Made by \`scripts/bench-edges.sh $rounds\` on $(date -u +%Y-%m-%d): $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), $(free -g | awk '/Mem:/ {print $2}') GiB, Linux $(uname -r), $(go version | cut -d' ' -f3); $(du --version | head -1), $(gdu --version 2>&1 | head -1 | tr -s ' '), $(bfs --version | head -1), $(fdfind --version)."
+	echo "Made by \`scripts/bench-edges.sh $rounds\` on $(date -u +%Y-%m-%d): $(nproc) CPUs ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), $(free -g | awk '/Mem:/ {print $2}') GiB, Linux $(uname -r), $(go version | cut -d' ' -f3); $(du --version | head -1), gdu $(gdu --version 2>&1 | sed -n 's/^Version:[[:space:]]*//p' | head -1), $(bfs --version | head -1), $(fdfind --version)."
 	echo
 } >"$md"
 section() { printf '\n### %s\n\n' "$*" >>"$md"; }
@@ -92,7 +92,7 @@ command_line "hyperfine -N --warmup 3 --runs $((rounds * 4)) $(printf '"%s" ' "$
 hf --warmup 3 --runs $((rounds * 4)) "${cmds[@]}"
 {
 	echo
-	echo "\`strace -f -c -e trace=statx,newfstatat $frd find -c $kernel\`: $(strace -f -c -e trace=statx,newfstatat "$frd" find -c "$kernel" 2>&1 >/dev/null | awk '/statx|newfstatat/ {n+=$4} END {print n+0}') calls."
+	echo "\`strace -f -c -e trace=statx,newfstatat $frd find -c $kernel\`, the calls besides the DIR's own lstat: $(strace -f -c -e trace=statx,newfstatat "$frd" find -c "$kernel" 2>&1 >/dev/null | awk '/statx|newfstatat/ {n+=$4} END {print n-1}')."
 } >>"$md"
 
 section "3. One directory of 1,000,000 files on tmpfs"
