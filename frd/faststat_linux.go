@@ -64,12 +64,29 @@ func (f *fastStats) startWindow(now time.Time) {
 	}
 }
 
-// statx stats the NUL-terminated name relative to dirfd into s.stx.
+// statx stats the NUL-terminated name relative to dirfd into s.stx, under
+// Lister.FastStats through fastStatx. The callers branch themselves on
+// the hot path: a call more per entry here costs about 20 instructions of
+// the plain listing's 660 (callgrind).
 func (s *sysLister) statx(dirfd int, name *byte, mask int) error {
-	f := &s.fastStats
-	if !f.enabled {
-		return ignoringEINTR(func() error { return statxAt(dirfd, name, mask, &s.stx, false) })
+	if s.fastStats.enabled {
+		return s.fastStatx(dirfd, name, mask)
 	}
+	return plainStatx(dirfd, name, mask, &s.stx)
+}
+
+// plainStatx is statxAt through the scheduler, again on EINTR.
+func plainStatx(dirfd int, name *byte, mask int, stx *unix.Statx_t) error {
+	for {
+		if err := statxAt(dirfd, name, mask, stx, false); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// fastStatx is statx under Lister.FastStats.
+func (s *sysLister) fastStatx(dirfd int, name *byte, mask int) error {
+	f := &s.fastStats
 	raw := f.fast
 	if testHookStat != nil {
 		testHookStat(raw)
@@ -98,7 +115,7 @@ func (s *sysLister) endWindow(dirfd int, statOK bool) {
 	switch {
 	case slow:
 		f.fast = false
-	case !f.fast && statOK && f.enabled:
+	case !f.fast && statOK:
 		f.fast = s.localDevice(dirfd, statxDev(&s.stx))
 		// Asking may itself have blocked (an overlay's statfs asks the
 		// layers below): then not now.

@@ -152,9 +152,9 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 		// from there without a copy.
 		var err error
 		if l.FastStats {
-			err = s.statx(fd, &buf[r.nameOff], mask)
+			err = s.fastStatx(fd, &buf[r.nameOff], mask)
 		} else {
-			err = ignoringEINTR(func() error { return statxAt(fd, &buf[r.nameOff], mask, &s.stx, false) })
+			err = plainStatx(fd, &buf[r.nameOff], mask, &s.stx)
 		}
 		if err != nil {
 			name := e.Name
@@ -179,8 +179,9 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 
 func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) {
 	s := &l.sys
-	s.beginDir(l.FastStats)
-	s.startWindow(time.Now())
+	if s.beginDir(l.FastStats); l.FastStats {
+		s.startWindow(time.Now()) // no read here to start it
+	}
 	kept := entries[:0]
 	for _, e := range entries {
 		if !e.Type.IsRegular() {

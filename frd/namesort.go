@@ -32,7 +32,7 @@ func sortNames(idx []uint32, entries []Entry) {
 	for k, i := range idx {
 		a[k].i = i
 	}
-	sortKeyed(a, tmp, entries, 0)
+	sortKeyed(a, tmp, entries, commonPrefix(a, entries), 0)
 	for k := range a {
 		idx[k] = a[k].i
 	}
@@ -47,10 +47,10 @@ const maxKeyLevels = 2
 // sort's 8 KiB of counts.
 const smallSort = 32
 
-// sortKeyed sorts a by name, tmp being scratch of the same length; level
-// counts the 8-byte keys taken so far.
-func sortKeyed(a, tmp []keyed, entries []Entry, level int) {
-	p := commonPrefix(a, entries)
+// sortKeyed sorts a, whose names share their first p bytes, by name, tmp
+// being scratch of the same length; level counts the 8-byte keys taken so
+// far.
+func sortKeyed(a, tmp []keyed, entries []Entry, p, level int) {
 	for k := range a {
 		a[k].key = key8(entries[a[k].i].Name, p)
 	}
@@ -78,16 +78,19 @@ func sortKeyed(a, tmp []keyed, entries []Entry, level int) {
 // every 8 bytes) are sorted by comparison, which the radix passes' random
 // reads would be slower than.
 func sortTies(a, tmp []keyed, entries []Entry, p, level int) {
-	switch {
-	case len(a) <= smallSort:
+	if len(a) <= smallSort {
 		insertionKeyed(a, entries, p)
-	case level < maxKeyLevels && commonPrefix(a, entries) >= p+8:
-		sortKeyed(a, tmp, entries, level+1)
-	default:
-		slices.SortFunc(a, func(x, y keyed) int {
-			return strings.Compare(entries[x.i].Name[p:], entries[y.i].Name[p:])
-		})
+		return
 	}
+	if level < maxKeyLevels {
+		if q := commonPrefix(a, entries); q >= p+8 {
+			sortKeyed(a, tmp, entries, q, level+1)
+			return
+		}
+	}
+	slices.SortFunc(a, func(x, y keyed) int {
+		return strings.Compare(entries[x.i].Name[p:], entries[y.i].Name[p:])
+	})
 }
 
 // commonPrefix is the length of the prefix all of a's names share.

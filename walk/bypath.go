@@ -55,11 +55,9 @@ func (*fdSet) Close(*fdNode)                   {}
 func (*fdSet) CloseAll()                       {}
 
 // plan: one descriptor per worker, whatever the budget.
-func plan(_ context.Context, workers, kept int) (int, int, func()) {
-	return max(workers, 1), kept, func() {}
+func plan(_ context.Context, workers, extra, kept int) (int, int, int, func()) {
+	return max(workers, 1), extra, kept, func() {}
 }
-
-func plannedByCaller(context.Context) bool { return false }
 
 func openRoot(path string) (handle, error) { return os.Open(path) }
 

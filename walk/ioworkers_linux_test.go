@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -89,7 +90,12 @@ func TestIOWorkers(t *testing.T) {
 func TestIOWorkersEarlyStop(t *testing.T) {
 	root := bushyTree(t, 8)
 	stops := map[string]func(ctx context.Context, cancel func(), n int32) error{
-		"error": func(context.Context, func(), int32) error { return errors.New("enough") },
+		"error":   func(context.Context, func(), int32) error { return errors.New("enough") },
+		"SkipAll": func(context.Context, func(), int32) error { return fs.SkipAll },
+		"Goexit": func(context.Context, func(), int32) error {
+			runtime.Goexit()
+			return nil
+		},
 		"cancel": func(_ context.Context, cancel func(), _ int32) error {
 			cancel()
 			return nil
@@ -102,7 +108,9 @@ func TestIOWorkersEarlyStop(t *testing.T) {
 			for range 5 {
 				ctx, cancel := context.WithCancel(context.Background())
 				s := &slowFirst{slow: 1 << 30}
-				func() {
+				done := make(chan struct{})
+				go func() { // a Goexit ends this goroutine, not the test's
+					defer close(done)
 					defer func() { recover() }()
 					Dirs(ctx, root, &Options{Workers: 2, IOWorkers: 8, StatAll: true}, func(d *Dir) error {
 						s.fn(d)
@@ -112,6 +120,7 @@ func TestIOWorkersEarlyStop(t *testing.T) {
 						return nil
 					})
 				}()
+				<-done
 				cancel()
 				if s.hi.Load() <= 2 {
 					t.Errorf("no extra worker was running (at most %d calls at once)", s.hi.Load())
@@ -136,5 +145,18 @@ func TestIOWorkersLowFileLimit(t *testing.T) {
 	must(t, Dirs(context.Background(), root, opts, s.fn))
 	if got := countTree(t, root, opts); got != want {
 		t.Errorf("RLIMIT_NOFILE 16: %s; want %s", got, want)
+	}
+}
+
+// TestFastStatsWalk: a walk whose workers' stats may bypass the scheduler
+// (frd's FastStats) sees what a plain walk sees.
+func TestFastStatsWalk(t *testing.T) {
+	root := bushyTree(t, 6)
+	for _, o := range []Options{{StatAll: true}, {StatAll: true, SplitDirSize: 1}, {StatAll: true, Batches: true}} {
+		want := countTree(t, root, &o)
+		o.FastStats = true
+		if got := countTree(t, root, &o); got != want {
+			t.Errorf("FastStats: %s; without: %s", got, want)
+		}
 	}
 }

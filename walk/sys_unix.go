@@ -24,21 +24,20 @@ type fdSet = dirfd.Set
 
 func newSet(max int) *fdSet { return dirfd.NewSet(max) }
 
-// plan fits the walk into the descriptors left, unless its caller has
-// planned for it.
-func plan(ctx context.Context, workers, kept int) (int, int, func()) {
+// plan fits the walk's workers, and its extra ones (Options.IOWorkers),
+// into the descriptors left, the base workers first; unless its caller has
+// planned for it (tree's clone), for the base workers alone.
+func plan(ctx context.Context, workers, extra, kept int) (int, int, int, func()) {
+	workers = max(workers, 1)
 	if dirfd.Planned(ctx) {
 		if kept == 0 {
 			kept = dirfd.DefaultKept()
 		}
-		return max(workers, 1), max(kept, 0), func() {}
+		return workers, 0, max(kept, 0), func() {}
 	}
-	return dirfd.Plan(workers, kept, perWorker, 1)
+	all, kept, release := dirfd.Plan(workers+extra, kept, perWorker, 1)
+	return min(workers, all), all - min(workers, all), kept, release
 }
-
-// plannedByCaller reports whether ctx carries a walk whose caller planned
-// its descriptors (tree's clone).
-func plannedByCaller(ctx context.Context) bool { return dirfd.Planned(ctx) }
 
 func openRoot(path string) (handle, error) { return dirfd.Open(path) }
 

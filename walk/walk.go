@@ -324,16 +324,10 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	if w.opts.Workers <= 0 {
 		w.opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	var kept, planned int
+	var kept int
 	var release func()
-	extra := max(w.opts.IOWorkers, 0)
-	if plannedByCaller(ctx) {
-		extra = 0 // its caller planned descriptors for Workers alone
-	}
-	planned, kept, release = plan(ctx, w.opts.Workers+extra, w.opts.MaxOpenDirs)
+	w.opts.Workers, w.ioMax, kept, release = plan(ctx, w.opts.Workers, max(w.opts.IOWorkers, 0), w.opts.MaxOpenDirs)
 	defer release()
-	w.opts.Workers = min(w.opts.Workers, planned)
-	w.ioMax = planned - w.opts.Workers
 	w.fds = newSet(kept)
 	if w.opts.HardLinksOnce {
 		w.links = NewLinkSet()
@@ -449,7 +443,6 @@ func (w *walker) work(extra bool) {
 				}
 			} else if cold = 0; extra {
 				if fast++; fast >= ioFastToEnd {
-					w.endIOWorker()
 					normal = true
 					return
 				}
@@ -459,17 +452,13 @@ func (w *walker) work(extra bool) {
 }
 
 // take returns the next directory to visit, counted busy, or nil when the
-// walk is over; an extra worker does not wait for one (and is counted
-// ended when it gets none).
+// walk is over; an extra worker does not wait for one.
 func (w *walker) take(extra bool) *node {
 	w.mu.Lock()
 	for !extra && len(w.stack) == 0 && w.busy > 0 && !w.stopped {
 		w.cond.Wait()
 	}
 	if w.stopped || len(w.stack) == 0 {
-		if extra {
-			w.ioActive--
-		}
 		w.mu.Unlock()
 		w.cond.Broadcast()
 		return nil
@@ -511,12 +500,13 @@ func (w *walker) addIOWorker() {
 	if ok {
 		go func() {
 			defer w.wg.Done()
+			defer w.endIOWorker()
 			w.work(true)
 		}()
 	}
 }
 
-// endIOWorker counts an extra worker ended.
+// endIOWorker counts an extra worker ended, however it ended.
 func (w *walker) endIOWorker() {
 	w.mu.Lock()
 	w.ioActive--

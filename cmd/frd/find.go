@@ -49,45 +49,43 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	if *null {
 		end = 0 // a name may hold a newline
 	}
+	// Each part's lines are made outside the lock, then written at once;
+	// under -c a part is only counted.
 	var total atomic.Int64
-	for _, dir := range dirs {
-		if *count {
-			if _, err := os.Lstat(dir); err == nil {
-				total.Add(1) // the DIR itself, as find counts it
+	fn := func(d *walk.Dir) error {
+		buf := lines.Get().(*[]byte)
+		b := (*buf)[:0]
+		for _, e := range d.Entries {
+			b = append(b, d.Path...)
+			if len(d.Path) == 0 || d.Path[len(d.Path)-1] != os.PathSeparator {
+				b = append(b, os.PathSeparator)
 			}
-			if err := walk.Dirs(context.Background(), dir, opts, func(d *walk.Dir) error {
-				total.Add(int64(len(d.Entries)))
-				return nil
-			}); err != nil {
-				fmt.Fprintf(stderr, "frd: %v\n", err)
-				status = 1
-			}
-			continue
+			b = append(b, e.Name...)
+			b = append(b, end)
 		}
 		mu.Lock()
-		out.WriteString(dir)
-		out.WriteByte(end)
+		_, werr := out.Write(b)
 		mu.Unlock()
-		err := walk.Dirs(context.Background(), dir, opts, func(d *walk.Dir) error {
-			// A part's lines are made outside the lock, then written at once.
-			buf := lines.Get().(*[]byte)
-			b := (*buf)[:0]
-			for _, e := range d.Entries {
-				b = append(b, d.Path...)
-				if len(d.Path) == 0 || d.Path[len(d.Path)-1] != os.PathSeparator {
-					b = append(b, os.PathSeparator)
-				}
-				b = append(b, e.Name...)
-				b = append(b, end)
-			}
+		*buf = b
+		lines.Put(buf)
+		return werr
+	}
+	if *count {
+		fn = func(d *walk.Dir) error {
+			total.Add(int64(len(d.Entries)))
+			return nil
+		}
+	}
+	for _, dir := range dirs {
+		if !*count {
 			mu.Lock()
-			_, werr := out.Write(b)
+			out.WriteString(dir)
+			out.WriteByte(end)
 			mu.Unlock()
-			*buf = b
-			lines.Put(buf)
-			return werr
-		})
-		if err != nil {
+		} else if _, err := os.Lstat(dir); err == nil {
+			total.Add(1) // the DIR itself, as find counts it
+		}
+		if err := walk.Dirs(context.Background(), dir, opts, fn); err != nil {
 			fmt.Fprintf(stderr, "frd: %v\n", err)
 			status = 1
 		}
