@@ -13,7 +13,7 @@ import (
 
 // sysLister is the Linux state a Lister keeps between calls.
 type sysLister struct {
-	buf  []byte   // what getdents64 fills
+	buf  []byte   // what getdents64 fills, and wordSlack bytes past it
 	recs []dirent // the parsed records of one read
 	stx  unix.Statx_t
 	name []byte // a NUL-terminated name for Stat
@@ -101,11 +101,11 @@ const partMax = 4096
 func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, full bool, _ error) {
 	s := &l.sys
 	if s.buf == nil {
-		s.buf = make([]byte, bufSize)
+		s.buf = make([]byte, bufSize+wordSlack)
 	}
 	var n int
 	err := ignoringEINTR(func() (err error) {
-		n, err = unix.Getdents(fd, s.buf)
+		n, err = unix.Getdents(fd, s.buf[:bufSize])
 		return err
 	})
 	if err != nil {
@@ -121,7 +121,7 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 	if err != nil {
 		return dst, false, false, &os.PathError{Op: "getdents64", Path: dirName, Err: err}
 	}
-	full = n > len(s.buf)/2
+	full = n > bufSize/2
 	if len(s.recs) == 0 {
 		return dst, false, full, nil
 	}
@@ -129,52 +129,79 @@ func (l *Lister) read(dst []Entry, fd int, dirName string) (_ []Entry, done, ful
 		testHookAfterRead()
 	}
 
-	// The names of one read share one allocation, made to their length:
-	// appending them never moves it, so each Entry's name points into it
-	// as it is copied.
-	names := l.nameSpace(namesLen)
+	// The names of one read share one allocation, made to their length and
+	// a word more: each Entry's name points into it as it is copied.
+	names := l.nameSpace(namesLen + wordSlack)[:namesLen+wordSlack]
 	dst = grow(dst, len(s.recs))
-	for _, r := range s.recs {
-		at := len(names)
-		names = append(names, buf[r.nameOff:r.nameOff+uint32(r.nameLen)]...)
-		dst = append(dst, Entry{Name: unsafe.String(&names[at], int(r.nameLen))})
-		e := &dst[len(dst)-1]
-		typ, known := direntType(r.typ)
-		if known && (typ != 0 || l.Names) {
-			e.Type = typ
-			continue
-		}
-		mask := statxMask
-		if l.Names {
-			mask = unix.STATX_TYPE
-		}
-		// The name is NUL-terminated in the buffer, so statx takes it
-		// from there without a copy.
-		var err error
-		if l.FastStats {
-			err = s.fastStatx(fd, &buf[r.nameOff], mask)
-		} else {
-			err = plainStatx(fd, &buf[r.nameOff], mask, &s.stx)
-		}
-		if err != nil {
-			name := e.Name
-			*e = Entry{}
-			dst = dst[:len(dst)-1]
-			if err == unix.ENOENT {
-				l.vanish(name)
-				continue // removed since the read
-			}
-			if perr := (&os.PathError{Op: "statx", Path: joinName(dirName, name), Err: err}); !l.fail(perr) {
-				return dst, false, full, perr
-			}
-			continue
-		}
-		e.Type = modeType(uint32(s.stx.Mode))
-		if e.Type == 0 && !l.Names {
-			fillStatx(e, &s.stx)
-		}
+	start := len(dst)
+	dst = dst[:start+len(s.recs)]
+	if unknown := placeEntries(dst[start:], names, s.buf, s.recs); l.Names && !unknown {
+		return dst, false, full, nil
 	}
-	return dst, false, full, nil
+	dst, err = l.statEntries(dst, start, fd, dirName)
+	return dst, false, full, err
+}
+
+// placeEntries sets out[i] to recs[i]'s name, copied to names, and the
+// type its d_type tells (regular for DT_UNKNOWN, until a stat says), and
+// reports whether a record was DT_UNKNOWN. It is a loop of its own, with
+// little else live, because it is most of a names-only listing's work.
+func placeEntries(out []Entry, names, buf []byte, recs []dirent) (unknown bool) {
+	out = out[:len(recs)]
+	at := 0
+	for i, r := range recs {
+		n := int(r.nameLen)
+		copyName(names[at:], buf[r.nameOff:], n)
+		out[i] = Entry{Name: unsafe.String(&names[at], n), Type: direntModes[r.typ]}
+		unknown = unknown || r.typ == dtUnknown
+		at += n
+	}
+	return unknown
+}
+
+// statEntries stats the entries from start that the read placed and a
+// stat must complete: regular files unless Names is set, and those whose
+// record had no type. An entry whose stat fails is left out, the rest
+// moving down in their order.
+func (l *Lister) statEntries(dst []Entry, start, fd int, dirName string) ([]Entry, error) {
+	s := &l.sys
+	w := start
+	for i, r := range s.recs {
+		e := &dst[start+i]
+		if r.typ == dtUnknown || r.typ == dtReg && !l.Names {
+			mask := statxMask
+			if l.Names {
+				mask = unix.STATX_TYPE
+			}
+			// The name is NUL-terminated in the buffer, so statx takes
+			// it from there without a copy.
+			var err error
+			if l.FastStats {
+				err = s.fastStatx(fd, &s.buf[r.nameOff], mask)
+			} else {
+				err = plainStatx(fd, &s.buf[r.nameOff], mask, &s.stx)
+			}
+			if err != nil {
+				if err == unix.ENOENT {
+					l.vanish(e.Name) // removed since the read
+					continue
+				}
+				if perr := (&os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}); !l.fail(perr) {
+					return dst[:w], perr
+				}
+				continue
+			}
+			if e.Type = modeType(uint32(s.stx.Mode)); e.Type == 0 && !l.Names {
+				fillStatx(e, &s.stx)
+			}
+		}
+		if w != start+i {
+			dst[w] = *e
+		}
+		w++
+	}
+	clear(dst[w:])
+	return dst[:w], nil
 }
 
 func (l *Lister) stat(entries []Entry, fd uintptr, dir string) ([]Entry, error) {

@@ -438,3 +438,89 @@ func mustList(t *testing.T, dir string) []Entry {
 	must(t, err)
 	return es
 }
+
+// TestEveryNameLength lists a directory with a name of every length from 1
+// to 255, files and directories alternating, so names end at every place
+// of a word and of the kernel's records: every listing mode gives os's
+// names, the full one its metadata too.
+func TestEveryNameLength(t *testing.T) {
+	dir := t.TempDir()
+	for n := 1; n <= 255; n++ {
+		name := strings.Repeat(string(rune('a'+n%26)), n)
+		if n%2 == 0 {
+			must(t, os.Mkdir(filepath.Join(dir, name), 0o755))
+		} else {
+			writeFile(t, dir, name, n)
+		}
+	}
+	entries, err := ReadDir(dir)
+	must(t, err)
+	checkSameAsOS(t, dir, entries)
+	for _, reuse := range []bool{false, true} {
+		l := Lister{Names: true, ReuseNames: reuse}
+		f, err := os.Open(dir)
+		must(t, err)
+		names, err := l.AppendDir(nil, f)
+		f.Close()
+		must(t, err)
+		SortByName(names)
+		if len(names) != len(entries) {
+			t.Fatalf("ReuseNames %v: %d names, want %d", reuse, len(names), len(entries))
+		}
+		for i, e := range names {
+			if e.Name != entries[i].Name || e.Type != entries[i].Type {
+				t.Errorf("ReuseNames %v: names-only entry %+v, want %q type %v", reuse, e, entries[i].Name, entries[i].Type)
+			}
+		}
+	}
+}
+
+// TestRemovedKeepsOrder removes every third file between the read and the
+// stats: the entries left keep the kernel's order, as a names-only listing
+// of the same directory gives it, each with its own metadata.
+func TestRemovedKeepsOrder(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 300 {
+		if i%10 == 5 {
+			must(t, os.Mkdir(filepath.Join(dir, fmt.Sprintf("d%03d", i)), 0o755))
+		} else {
+			writeFile(t, dir, fmt.Sprintf("f%03d", i), i)
+		}
+	}
+	f, err := os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	names, err := (&Lister{Names: true}).AppendDir(nil, f)
+	must(t, err)
+	var want []string
+	removed := map[string]bool{}
+	for i, e := range names {
+		if e.Type == 0 && i%3 == 0 {
+			removed[e.Name] = true
+			continue
+		}
+		want = append(want, e.Name)
+	}
+	testHookAfterRead = func() {
+		for name := range removed {
+			must(t, os.Remove(filepath.Join(dir, name)))
+		}
+	}
+	defer func() { testHookAfterRead = nil }()
+	var gone []string
+	l := Lister{Rewind: true, Vanished: func(name string) { gone = append(gone, name) }}
+	entries, err := l.AppendDir(make([]Entry, 0, 1), f)
+	must(t, err)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q,\nwant %q", got, want)
+	}
+	if len(gone) != len(removed) {
+		t.Errorf("Vanished told %d names, want %d", len(gone), len(removed))
+	}
+	testHookAfterRead = nil
+	checkSameAsOS(t, dir, entries)
+}

@@ -102,13 +102,12 @@ func commonPrefix(a []keyed, entries []Entry) int {
 	n := len(first)
 	for _, k := range a[1:] {
 		s := entries[k.i].Name
-		if n >= 8 && len(s) >= 8 && load64(s) == load64(first) {
-			// Most names share 8 bytes when they share a prefix at all.
-			n = 8 + sharedPrefix(first[8:n], s[8:])
-		} else {
-			n = sharedPrefix(first[:n], s)
+		if 8 <= n && n <= 16 && n <= len(s) && load64(s) == load64(first) && load64(s[n-8:]) == load64(first[n-8:]) {
+			// Two words, overlapping, cover a prefix of 8 to 16 bytes:
+			// most names share theirs with the first in full.
+			continue
 		}
-		if n == 0 {
+		if n = sharedPrefix(first[:n], s); n == 0 {
 			break
 		}
 	}
@@ -116,21 +115,23 @@ func commonPrefix(a []keyed, entries []Entry) int {
 }
 
 // sharedPrefix is the length of the prefix s and t share, compared 8 bytes
-// at a time.
+// at a time, the last word ending where the shorter one ends.
 func sharedPrefix(s, t string) int {
 	n := min(len(s), len(t))
-	j := 0
-	for ; j+8 <= n; j += 8 {
-		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[j:]), 8))
-		y := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(t[j:]), 8))
-		if d := x ^ y; d != 0 {
-			return j + bits.TrailingZeros64(d)/8
+	if n < 8 {
+		j := 0
+		for j < n && s[j] == t[j] {
+			j++
+		}
+		return j
+	}
+	for j := 0; j < n; j += 8 {
+		j = min(j, n-8)
+		if d := load64(s[j:]) ^ load64(t[j:]); d != 0 {
+			return j + bits.LeadingZeros64(d)/8
 		}
 	}
-	for j < n && s[j] == t[j] {
-		j++
-	}
-	return j
+	return n
 }
 
 // key8 is s's 8 bytes from p, big-endian, zeros past its end: integers in

@@ -95,3 +95,55 @@ func TestSortNamesLarge(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedPrefix compares strings of every length to 40 differing at
+// every place, or not at all, with a byte loop.
+func TestSharedPrefix(t *testing.T) {
+	for n := range 41 {
+		base := strings.Repeat("ab", 21)[:n]
+		for m := range 41 {
+			other := []byte(strings.Repeat("ab", 21)[:m])
+			for d := -1; d < m; d++ {
+				if d >= 0 {
+					other[d] ^= 0x80
+				}
+				want := 0
+				for want < min(n, m) && base[want] == other[want] {
+					want++
+				}
+				if got := sharedPrefix(base, string(other)); got != want {
+					t.Fatalf("sharedPrefix(%q, %q) = %d, want %d", base, other, got, want)
+				}
+				if d >= 0 {
+					other[d] ^= 0x80
+				}
+			}
+		}
+	}
+}
+
+// TestCommonPrefix finds the prefix names share, of every length to 20,
+// whichever name differs first, against the names compared pairwise.
+func TestCommonPrefix(t *testing.T) {
+	for n := range 21 {
+		for _, odd := range []int{0, 1, 5} {
+			var es []Entry
+			var a []keyed
+			for i := range 6 {
+				name := strings.Repeat("x", n) + fmt.Sprintf("%c-tail", 'a'+i)
+				if i == odd && n > 0 {
+					name = name[:n-1] + "y" + name[n:]
+				}
+				es = append(es, Entry{Name: name})
+				a = append(a, keyed{i: uint32(i)})
+			}
+			want := len(es[0].Name)
+			for _, e := range es[1:] {
+				want = min(want, sharedPrefix(es[0].Name, e.Name))
+			}
+			if got := commonPrefix(a, es); got != want {
+				t.Fatalf("n %d, odd %d: commonPrefix = %d, want %d", n, odd, got, want)
+			}
+		}
+	}
+}
