@@ -110,14 +110,6 @@ func direntType(typ uint8) (mode fs.FileMode, known bool) {
 	return fs.ModeIrregular, true // DT_WHT and anything newer
 }
 
-// direntModes is direntType's mode for every d_type, DT_UNKNOWN's 0.
-var direntModes = func() (m [256]fs.FileMode) {
-	for i := range m {
-		m[i], _ = direntType(uint8(i))
-	}
-	return m
-}()
-
 // The S_IFMT file types, the same on every Unix this package knows.
 const (
 	sIFMT   = 0o170000

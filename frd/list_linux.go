@@ -1,6 +1,7 @@
 package frd
 
 import (
+	"io/fs"
 	"os"
 	"runtime"
 	"sync/atomic"
@@ -159,6 +160,14 @@ func placeEntries(out []Entry, names, buf []byte, recs []dirent) (unknown bool) 
 	return unknown
 }
 
+// direntModes is direntType's mode for every d_type, DT_UNKNOWN's 0.
+var direntModes = func() (m [256]fs.FileMode) {
+	for i := range m {
+		m[i], _ = direntType(uint8(i))
+	}
+	return m
+}()
+
 // statEntries stats the entries from start that the read placed and a
 // stat must complete: regular files unless Names is set, and those whose
 // record had no type. An entry whose stat fails is left out, the rest
@@ -187,6 +196,7 @@ func (l *Lister) statEntries(dst []Entry, start, fd int, dirName string) ([]Entr
 					continue
 				}
 				if perr := (&os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}); !l.fail(perr) {
+					clear(dst[w : start+len(s.recs)])
 					return dst[:w], perr
 				}
 				continue

@@ -524,3 +524,34 @@ func TestRemovedKeepsOrder(t *testing.T) {
 	testHookAfterRead = nil
 	checkSameAsOS(t, dir, entries)
 }
+
+// TestErrorLeavesNoStaleEntries makes the stats of one read fail (the
+// directory readable but, once the read is done, no longer searchable):
+// the call returns the error, and nothing of that read is left past the
+// slice's length to hold its names.
+func TestErrorLeavesNoStaleEntries(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to drop the right to search between the read and its stats")
+	}
+	dir := t.TempDir()
+	must(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	for i := range 50 {
+		writeFile(t, dir, fmt.Sprintf("f%02d", i), i)
+	}
+	must(t, os.Chmod(dir, 0o744)) // others may read, not search
+	f, err := os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	testHookAfterRead = func() { must(t, syscall.Setresuid(-1, 65534, -1)) }
+	es, err := (&Lister{}).AppendDir(nil, f)
+	testHookAfterRead = nil
+	must(t, syscall.Setresuid(-1, 0, -1))
+	if !errors.Is(err, unix.EACCES) {
+		t.Fatalf("err %v, want EACCES", err)
+	}
+	for i, e := range es[len(es):cap(es)] {
+		if e != (Entry{}) {
+			t.Errorf("stale entry %d past length %d: %q", len(es)+i, len(es), e.Name)
+		}
+	}
+}
