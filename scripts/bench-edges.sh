@@ -8,8 +8,9 @@
 #   3. one directory of 1,000,000 files on tmpfs: fdu -s and -a against
 #      du's, interleaved (scripts/interleave.sh), and their peak memory;
 #   4. cold caches (dropped before every run) on the kernel source on the
-#      root file system and on ext4 and XFS loop images: du -s, fdu -s and
-#      gdu (hyperfine --prepare); then the same warm.
+#      root file system and on ext4 and XFS loop images: du -s, fdu -s,
+#      gdu and the C cold floor (walk/testdata/coldfloor.c: the least a
+#      parallel walk does) (hyperfine --prepare); then the same warm.
 # It builds the trees itself (kept under BENCH_DIR, default /tmp/frd-bench),
 # writes bench-out/edges.md, and puts that into BENCHMARKS.md between the
 # lines "<!-- bench-edges -->" and "<!-- /bench-edges -->".
@@ -32,6 +33,7 @@ command -v benchstat >/dev/null || go install golang.org/x/perf/cmd/benchstat@la
 PATH=$PATH:$(go env GOPATH)/bin
 CGO_ENABLED=0 go build -trimpath -o "$out/fdu" ./cmd/fdu
 CGO_ENABLED=0 go build -trimpath -o "$out/frd" ./cmd/frd
+cc -O2 -pthread -o "$out/coldfloor" walk/testdata/coldfloor.c
 fdu=$out/fdu frd=$out/frd
 
 # The trees.
@@ -118,7 +120,7 @@ section "4. Cold caches: the kernel source, caches dropped before every run"
 drop='sh -c "sync; echo 3 > /proc/sys/vm/drop_caches"'
 for t in "$kernel" "$dir/edges-ext4/kernel" "$dir/edges-xfs/kernel"; do
 	fstype=$(findmnt -no FSTYPE -T "$t")
-	cmds=("du -s $t" "$fdu -s $t" "gdu -n -p -s $t")
+	cmds=("du -s $t" "$fdu -s $t" "gdu -n -p -s $t" "$out/coldfloor -j 8 $t")
 	echo "**$t** ($fstype):" >>"$md"
 	echo >>"$md"
 	command_line "hyperfine -N --runs $rounds --prepare '$drop' $(printf '"%s" ' "${cmds[@]}")"

@@ -109,10 +109,12 @@ func TestIOWorkersEarlyStop(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				s := &slowFirst{slow: 1 << 30}
 				done := make(chan struct{})
+				last := -1
+				tell := func(n int) { last = n }
 				go func() { // a Goexit ends this goroutine, not the test's
 					defer close(done)
 					defer func() { recover() }()
-					Dirs(ctx, root, &Options{Workers: 2, IOWorkers: 8, StatAll: true}, func(d *Dir) error {
+					Dirs(ctx, root, &Options{Workers: 2, IOWorkers: 8, StatAll: true, OnIOWorkers: tell}, func(d *Dir) error {
 						s.fn(d)
 						if n := s.calls.Load(); n == 40 {
 							return stop(ctx, cancel, n)
@@ -124,6 +126,9 @@ func TestIOWorkersEarlyStop(t *testing.T) {
 				cancel()
 				if s.hi.Load() <= 2 {
 					t.Errorf("no extra worker was running (at most %d calls at once)", s.hi.Load())
+				}
+				if last != 0 {
+					t.Errorf("OnIOWorkers was last told %d, want 0", last)
 				}
 			}
 			settled(t, goroutines)
@@ -158,5 +163,74 @@ func TestFastStatsWalk(t *testing.T) {
 		if got := countTree(t, root, &o); got != want {
 			t.Errorf("FastStats: %s; without: %s", got, want)
 		}
+	}
+}
+
+// TestOnIOWorkers: the hook is told the count of extra workers as they
+// start and end, one call at a time, within the budget, ending with 0.
+func TestOnIOWorkers(t *testing.T) {
+	root := bushyTree(t, 8)
+	var at, hi atomic.Int32
+	var counts []int
+	s := &slowFirst{slow: 60}
+	opts := &Options{Workers: 2, IOWorkers: 6, StatAll: true, OnIOWorkers: func(n int) {
+		if at.Add(1) > 1 {
+			t.Error("two calls of OnIOWorkers at once")
+		}
+		counts = append(counts, n)
+		hi.Store(max(hi.Load(), int32(n)))
+		at.Add(-1)
+	}}
+	fds, goroutines := openFDs(t), runtime.NumGoroutine()
+	must(t, Dirs(context.Background(), root, opts, s.fn))
+	if len(counts) == 0 || counts[len(counts)-1] != 0 {
+		t.Fatalf("counts %v: want some, the last 0", counts)
+	}
+	for i, n := range counts {
+		if n < 0 || n > 6 || i > 0 && n == counts[i-1] {
+			t.Errorf("counts %v: each within 0 to 6, and a change", counts)
+			break
+		}
+	}
+	if hi.Load() == 0 {
+		t.Errorf("counts %v: no extra worker told", counts)
+	}
+	settled(t, goroutines)
+	if after := openFDs(t); after != fds {
+		t.Errorf("%d descriptors open after the walk, %d before", after, fds)
+	}
+}
+
+// TestOnIOWorkersPanics: a panic or Goexit in the hook ends the walk, is
+// raised again by Dirs, and leaves no goroutine or descriptor behind.
+func TestOnIOWorkersPanics(t *testing.T) {
+	root := bushyTree(t, 8)
+	for _, how := range []string{"panic", "Goexit"} {
+		t.Run(how, func(t *testing.T) {
+			fds, goroutines := openFDs(t), runtime.NumGoroutine()
+			var got any
+			exited := true
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				defer func() { got = recover() }()
+				s := &slowFirst{slow: 1 << 30}
+				Dirs(context.Background(), root, &Options{Workers: 2, IOWorkers: 6, StatAll: true, OnIOWorkers: func(n int) {
+					if how == "panic" {
+						panic("hook")
+					}
+					runtime.Goexit()
+				}}, s.fn)
+				exited = false
+			}()
+			<-done
+			if how == "panic" && got != "hook" || how == "Goexit" && (got != nil || !exited) {
+				t.Errorf("Dirs after a %s in OnIOWorkers: recovered %v, returned %v", how, got, !exited)
+			}
+			settled(t, goroutines)
+			if after := openFDs(t); after != fds {
+				t.Errorf("%d descriptors open after the walk, %d before", after, fds)
+			}
+		})
 	}
 }

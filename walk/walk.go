@@ -34,6 +34,19 @@ type Options struct {
 	// to take. Callbacks run on them too: up to Workers+IOWorkers at once.
 	IOWorkers int
 
+	// OnIOWorkers, when set, is called with the number of extra workers
+	// (IOWorkers) running each time it changes, one call at a time and in
+	// the order of the changes. Go runs at most GOMAXPROCS goroutines at
+	// once and hands the P of one blocked in a system call to another only
+	// once its monitor notices, tens of microseconds later or more: the
+	// extra workers wait on the disk together only as far as GOMAXPROCS
+	// lets them. A command that owns its process may raise GOMAXPROCS while
+	// they run (fdu does). It runs on a goroutine of its own; a count that
+	// changes again before a call may be passed over, but the last, 0, is
+	// passed before Dirs returns. It must not call into the walk, and a
+	// panic in it is raised again by Dirs.
+	OnIOWorkers func(running int)
+
 	// OneFileSystem skips directories on another file system than the
 	// root's: they are neither listed nor passed to a callback (du -x).
 	OneFileSystem bool
@@ -280,6 +293,7 @@ type walker struct {
 	wg       sync.WaitGroup // the workers
 	ioMax    int            // Options.IOWorkers, within the descriptors
 	ioActive int            // the extra workers running, under mu
+	ioNotify chan struct{}  // wakes runIOHook, when OnIOWorkers is set
 
 	freeMu sync.Mutex
 	free   []*node // finished nodes, under Options.Reuse
@@ -345,6 +359,12 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	rn.remaining.Store(1)
 	w.stack = append(w.stack, rn)
 
+	var hookStop, hookDone chan struct{}
+	if w.opts.OnIOWorkers != nil && w.ioMax > 0 {
+		w.ioNotify = make(chan struct{}, 1)
+		hookStop, hookDone = make(chan struct{}), make(chan struct{})
+		go w.runIOHook(hookStop, hookDone)
+	}
 	for range w.opts.Workers {
 		w.wg.Add(1)
 		go func() {
@@ -355,6 +375,10 @@ func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
 	stop := context.AfterFunc(ctx, func() { w.stop(ctx.Err()) })
 	w.wg.Wait()
 	stop()
+	if hookStop != nil {
+		close(hookStop)
+		<-hookDone
+	}
 	w.fds.CloseAll() // what an early stop left kept
 	w.mu.Lock()
 	w.ended = true
@@ -498,6 +522,7 @@ func (w *walker) addIOWorker() {
 	}
 	w.mu.Unlock()
 	if ok {
+		w.notifyIOHook()
 		go func() {
 			defer w.wg.Done()
 			defer w.endIOWorker()
@@ -511,11 +536,57 @@ func (w *walker) endIOWorker() {
 	w.mu.Lock()
 	w.ioActive--
 	w.mu.Unlock()
+	w.notifyIOHook()
 }
 
-// abort ends the walk from a worker whose callback panicked with p, or
-// called runtime.Goexit (p nil), so that Dirs raises it again.
-func (w *walker) abort(p any) {
+// notifyIOHook wakes runIOHook, if it runs, to pass on the new count.
+func (w *walker) notifyIOHook() {
+	if w.ioNotify != nil {
+		select {
+		case w.ioNotify <- struct{}{}:
+		default: // a wake is pending: it will read the newest count
+		}
+	}
+}
+
+// runIOHook calls Options.OnIOWorkers, on a goroutine of its own so that
+// a worker never waits for it, with the count of extra workers each time
+// it is woken and the count changed, until stop is closed and the last
+// count is passed on. A panic or Goexit in the hook ends the walk as one
+// in a DirFunc does.
+func (w *walker) runIOHook(stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	normal := false
+	defer func() {
+		if !normal {
+			w.raise(recover())
+		}
+	}()
+	last := 0
+	pass := func() {
+		w.mu.Lock()
+		running := w.ioActive
+		w.mu.Unlock()
+		if running != last {
+			last = running
+			w.opts.OnIOWorkers(running)
+		}
+	}
+	for {
+		select {
+		case <-w.ioNotify:
+			pass()
+		case <-stop:
+			pass()
+			normal = true
+			return
+		}
+	}
+}
+
+// raise ends the walk for a callback that panicked with p, or called
+// runtime.Goexit (p nil), so that Dirs raises the first such again.
+func (w *walker) raise(p any) {
 	w.mu.Lock()
 	if w.panicked == nil && !w.goexit {
 		if p != nil {
@@ -525,9 +596,17 @@ func (w *walker) abort(p any) {
 		}
 	}
 	w.stopped = true
-	w.busy--
 	w.mu.Unlock()
 	w.cond.Broadcast()
+}
+
+// abort ends the walk from a worker whose callback panicked with p, or
+// called runtime.Goexit (p nil), so that Dirs raises it again.
+func (w *walker) abort(p any) {
+	w.mu.Lock()
+	w.busy--
+	w.mu.Unlock()
+	w.raise(p)
 }
 
 // report hands err to OnError, or keeps the first; it returns false when

@@ -19,6 +19,7 @@ import (
 type ScanOptions struct {
 	Workers       int
 	IOWorkers     int                    // walk's: more goroutines while the disk is read
+	OnIOWorkers   func(running int)      // walk's: told how many of them run
 	OneFileSystem bool                   // -x: other file systems are marked OtherFS, not entered
 	Exclude       func(path string) bool // --exclude: true leaves the entry out, marked Excluded
 	Progress      *Progress              // counted as the scan goes, for a progress display
@@ -95,6 +96,7 @@ func scanInto(ctx context.Context, root string, top *Node, o ScanOptions) ([]Err
 	opts := &walk.Options{
 		Workers:       o.Workers,
 		IOWorkers:     o.IOWorkers,
+		OnIOWorkers:   o.OnIOWorkers,
 		OneFileSystem: o.OneFileSystem,
 		StatAll:       true,
 		Reuse:         true,
