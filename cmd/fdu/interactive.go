@@ -133,7 +133,7 @@ func errOr(err, otherwise error) error {
 
 func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
 	o := dutree.ScanOptions{Workers: cfg.jobs, IOWorkers: ioWorkers(cfg.jobs), OneFileSystem: cfg.oneFS}
-	o.OnIOWorkers = raisesProcs(o.IOWorkers)
+	o.IOHook = raisesProcs // one hook per scan: scans may overlap
 	if len(cfg.exclude.patterns) > 0 {
 		o.Exclude = cfg.exclude.excluded
 	}

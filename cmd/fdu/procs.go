@@ -1,12 +1,13 @@
 package main
 
 import (
+	"os"
 	"runtime"
 	"sync"
 )
 
-// ioProcs is what raisesProcs shares between walks that may overlap (a
-// rescan beside a scan in fdu -i).
+// ioProcs is what the walks' raisesProcs hooks share, since walks may
+// overlap (a rescan beside a scan in fdu -i).
 var ioProcs struct {
 	sync.Mutex
 	raised int // walks whose extra workers are running
@@ -14,34 +15,43 @@ var ioProcs struct {
 	procs  int // what they raised it to
 }
 
-// raisesProcs is walk's OnIOWorkers for a walk with extra workers: while
-// any run, GOMAXPROCS is raised by their budget, to four times what it was
-// at most, so that they have Ps of their own (Go hands a P on from a
-// goroutine blocked in a system call only once its monitor notices, and a
-// cold walk's reads then wait one after another); once they end it is set
-// back. It stays as it was otherwise: more Ps than CPUs cost a warm walk
-// the collector's idle workers, and past four times the threads that look
-// for work cost more than the reads gain (BENCHMARKS.md).
-func raisesProcs(extra int) func(running int) {
-	up := false
+// raisesProcs makes walk's OnIOWorkers for one walk with extra workers:
+// while any run, GOMAXPROCS is raised by their number, to four times what
+// it was at most, so that they have Ps of their own (Go hands a P on from
+// a goroutine blocked in a system call only once its monitor notices, and
+// a cold walk's reads then wait one after another); once the last walk's
+// end it is set back to the runtime's default. It stays as it was
+// otherwise: more Ps than CPUs cost a warm walk the collector's idle
+// workers, and past four times the threads that look for work cost more
+// than the reads gain (BENCHMARKS.md). A GOMAXPROCS the user set is kept:
+// then it returns nil.
+func raisesProcs() func(running int) {
+	if os.Getenv("GOMAXPROCS") != "" {
+		return nil
+	}
+	up := false // this walk's workers are counted in ioProcs.raised
 	return func(running int) {
-		if running > 0 == up {
-			return
-		}
-		up = running > 0
 		ioProcs.Lock()
 		defer ioProcs.Unlock()
-		if up {
+		switch {
+		case running > 0 && !up:
+			up = true
 			if ioProcs.raised++; ioProcs.raised == 1 {
 				ioProcs.base = runtime.GOMAXPROCS(0)
-				ioProcs.procs = 0
+				ioProcs.procs = ioProcs.base
 			}
-			if p := min(ioProcs.base+extra, 4*ioProcs.base); p > ioProcs.procs {
-				ioProcs.procs = p
-				runtime.GOMAXPROCS(p)
+		case running == 0 && up:
+			up = false
+			if ioProcs.raised--; ioProcs.raised == 0 {
+				// The default, not the number: setting one stops the
+				// runtime following the CPUs the process may use.
+				runtime.SetDefaultGOMAXPROCS()
 			}
-		} else if ioProcs.raised--; ioProcs.raised == 0 {
-			runtime.GOMAXPROCS(ioProcs.base)
+			return
+		}
+		if p := min(ioProcs.base+running, 4*ioProcs.base); up && p > ioProcs.procs {
+			ioProcs.procs = p
+			runtime.GOMAXPROCS(p)
 		}
 	}
 }

@@ -2,36 +2,68 @@ package main
 
 import (
 	"runtime"
+	"sync"
 	"testing"
 )
 
-// TestRaisesProcs: GOMAXPROCS is raised while a walk's extra workers run,
-// to four times what it was at most, and set back once the last of two
-// overlapping walks' workers end, not before.
+// TestRaisesProcs: GOMAXPROCS is raised with a walk's extra workers, to
+// four times the default at most, and set back once the last of two
+// overlapping walks' workers end, not before; a count told twice changes
+// nothing.
 func TestRaisesProcs(t *testing.T) {
-	before := runtime.GOMAXPROCS(0)
-	defer runtime.GOMAXPROCS(before)
-	a, b := raisesProcs(30), raisesProcs(1)
+	t.Setenv("GOMAXPROCS", "")
+	runtime.SetDefaultGOMAXPROCS()
+	base := runtime.GOMAXPROCS(0)
+	a, b := raisesProcs(), raisesProcs()
 	a(1)
-	want := min(before+30, 4*before)
-	if got := runtime.GOMAXPROCS(0); got != want {
-		t.Fatalf("one walk's workers running: GOMAXPROCS %d, want %d", got, want)
+	if got := runtime.GOMAXPROCS(0); got != min(base+1, 4*base) {
+		t.Fatalf("one worker running: GOMAXPROCS %d, want %d", got, min(base+1, 4*base))
 	}
-	a(5)
+	a(100)
+	a(100)
+	if got := runtime.GOMAXPROCS(0); got != 4*base {
+		t.Fatalf("100 running: GOMAXPROCS %d, want %d", got, 4*base)
+	}
 	b(1)
-	if got := runtime.GOMAXPROCS(0); got != want {
-		t.Fatalf("two walks': GOMAXPROCS %d, want %d still", got, want)
-	}
 	a(0)
-	if got := runtime.GOMAXPROCS(0); got != want {
-		t.Fatalf("one walk's ended, the other's running: GOMAXPROCS %d, want %d", got, want)
+	if got := runtime.GOMAXPROCS(0); got != 4*base {
+		t.Fatalf("one walk's ended, the other's running: GOMAXPROCS %d, want %d", got, 4*base)
 	}
 	b(0)
-	if got := runtime.GOMAXPROCS(0); got != before {
-		t.Fatalf("both ended: GOMAXPROCS %d, want %d", got, before)
+	b(0)
+	if got := runtime.GOMAXPROCS(0); got != base {
+		t.Fatalf("both ended: GOMAXPROCS %d, want %d", got, base)
 	}
-	b(0) // told again: nothing changes
-	if got := runtime.GOMAXPROCS(0); got != before {
-		t.Fatalf("told 0 twice: GOMAXPROCS %d, want %d", got, before)
+}
+
+// TestRaisesProcsConcurrent: walks starting and ending their workers at
+// once leave GOMAXPROCS at the default, and the count at zero.
+func TestRaisesProcsConcurrent(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "")
+	runtime.SetDefaultGOMAXPROCS()
+	base := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hook := raisesProcs()
+			for i := range 200 {
+				hook(i%3 + 1)
+				hook(0)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := runtime.GOMAXPROCS(0); got != base || ioProcs.raised != 0 {
+		t.Fatalf("GOMAXPROCS %d (want %d), walks counted raised %d (want 0)", got, base, ioProcs.raised)
+	}
+}
+
+// TestRaisesProcsKeepsUsers: a GOMAXPROCS the user set is never changed.
+func TestRaisesProcsKeepsUsers(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "3")
+	if raisesProcs() != nil {
+		t.Error("raisesProcs under GOMAXPROCS=3: a hook, want none")
 	}
 }

@@ -295,7 +295,7 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 	opts := &walk.Options{
 		Workers:        s.cfg.jobs,
 		IOWorkers:      ioWorkers(s.cfg.jobs),
-		OnIOWorkers:    raisesProcs(ioWorkers(s.cfg.jobs)),
+		OnIOWorkers:    raisesProcs(),
 		OneFileSystem:  s.cfg.oneFS,
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,

@@ -54,7 +54,7 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 	opts := &walk.Options{
 		Workers:        s.cfg.jobs,
 		IOWorkers:      ioWorkers(s.cfg.jobs),
-		OnIOWorkers:    raisesProcs(ioWorkers(s.cfg.jobs)),
+		OnIOWorkers:    raisesProcs(),
 		OneFileSystem:  s.cfg.oneFS,
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,

@@ -133,6 +133,11 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "usage: coldfloor [-j N] DIR\n");
 		return 2;
 	}
+	struct stat st;
+	if (stat(argv[1], &st) != 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "coldfloor: %s: not a directory\n", argv[1]);
+		return 1;
+	}
 	push(strdup(argv[1]));
 	pthread_t *t = calloc(threads, sizeof *t);
 	for (int i = 0; i < threads; i++)

@@ -18,11 +18,11 @@ import (
 // ScanOptions are what fdu's command line asks of a scan.
 type ScanOptions struct {
 	Workers       int
-	IOWorkers     int                    // walk's: more goroutines while the disk is read
-	OnIOWorkers   func(running int)      // walk's: told how many of them run
-	OneFileSystem bool                   // -x: other file systems are marked OtherFS, not entered
-	Exclude       func(path string) bool // --exclude: true leaves the entry out, marked Excluded
-	Progress      *Progress              // counted as the scan goes, for a progress display
+	IOWorkers     int                      // walk's: more goroutines while the disk is read
+	IOHook        func() func(running int) // makes walk's OnIOWorkers, once per scan
+	OneFileSystem bool                     // -x: other file systems are marked OtherFS, not entered
+	Exclude       func(path string) bool   // --exclude: true leaves the entry out, marked Excluded
+	Progress      *Progress                // counted as the scan goes, for a progress display
 }
 
 // Progress is a scan's running count, safe to read while it runs.
@@ -96,11 +96,13 @@ func scanInto(ctx context.Context, root string, top *Node, o ScanOptions) ([]Err
 	opts := &walk.Options{
 		Workers:       o.Workers,
 		IOWorkers:     o.IOWorkers,
-		OnIOWorkers:   o.OnIOWorkers,
 		OneFileSystem: o.OneFileSystem,
 		StatAll:       true,
 		Reuse:         true,
 		OnError:       s.onError,
+	}
+	if o.IOHook != nil {
+		opts.OnIOWorkers = o.IOHook()
 	}
 	err := walk.Dirs(ctx, root, opts, s.dir)
 	if err != nil && !s.listedRoot() {
