@@ -385,13 +385,3 @@ func (c *command) readFiles0(name string) ([]byte, error) {
 	}
 	return data, nil
 }
-
-// ioWorkers is walk's IOWorkers for -j N: while the disk is being read,
-// up to 32 goroutines in all, for more outstanding reads than CPUs
-// (BENCHMARKS.md, "Cold caches"). -j 1 keeps to one goroutine.
-func ioWorkers(jobs int) int {
-	if jobs == 1 {
-		return 0
-	}
-	return max(32-jobs, 0)
-}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
+	"github.com/pbednarcik/flexreaddir/cmd/internal/coldprocs"
 )
 
 // browseFlags are fdu's interactive options, which du does not have.
@@ -132,8 +133,8 @@ func errOr(err, otherwise error) error {
 }
 
 func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
-	o := dutree.ScanOptions{Workers: cfg.jobs, IOWorkers: ioWorkers(cfg.jobs), OneFileSystem: cfg.oneFS}
-	o.IOHook = raisesProcs // one hook per scan: scans may overlap
+	o := dutree.ScanOptions{Workers: cfg.jobs, IOWorkers: coldprocs.Extra(cfg.jobs), OneFileSystem: cfg.oneFS}
+	o.IOHook = coldprocs.Hook // one hook per scan: scans may overlap
 	if len(cfg.exclude.patterns) > 0 {
 		o.Exclude = cfg.exclude.excluded
 	}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/pbednarcik/flexreaddir/cmd/internal/coldprocs"
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/walk"
 )
@@ -294,8 +295,8 @@ func (s *scanner) scanDir(ctx context.Context, root string) (*dnode, error) {
 	)
 	opts := &walk.Options{
 		Workers:        s.cfg.jobs,
-		IOWorkers:      ioWorkers(s.cfg.jobs),
-		OnIOWorkers:    raisesProcs(),
+		IOWorkers:      coldprocs.Extra(s.cfg.jobs),
+		OnIOWorkers:    coldprocs.Hook(),
 		OneFileSystem:  s.cfg.oneFS,
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,

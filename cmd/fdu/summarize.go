@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/pbednarcik/flexreaddir/cmd/internal/coldprocs"
 	"github.com/pbednarcik/flexreaddir/frd"
 
 	"github.com/pbednarcik/flexreaddir/walk"
@@ -53,8 +54,8 @@ func (s *scanner) sumDir(ctx context.Context, root string, links *walk.LinkSet, 
 	}()
 	opts := &walk.Options{
 		Workers:        s.cfg.jobs,
-		IOWorkers:      ioWorkers(s.cfg.jobs),
-		OnIOWorkers:    raisesProcs(),
+		IOWorkers:      coldprocs.Extra(s.cfg.jobs),
+		OnIOWorkers:    coldprocs.Hook(),
 		OneFileSystem:  s.cfg.oneFS,
 		FollowSymlinks: s.cfg.deref == derefAll,
 		StatAll:        true,

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/pbednarcik/flexreaddir/cmd/internal/coldprocs"
 	"github.com/pbednarcik/flexreaddir/walk"
 )
 
@@ -37,6 +38,9 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	var mu sync.Mutex // out, status
 	status := 0
 	opts := &walk.Options{Workers: *jobs, Names: true, Reuse: true, Batches: true,
+		// While directories are read from the disk, more goroutines
+		// than CPUs, each with a P (as fdu does).
+		IOWorkers: coldprocs.Extra(*jobs), OnIOWorkers: coldprocs.Hook(),
 		OnError: func(e *walk.Error) error {
 			mu.Lock()
 			defer mu.Unlock()

@@ -1,4 +1,4 @@
-package main
+package coldprocs
 
 import (
 	"runtime"
@@ -6,15 +6,15 @@ import (
 	"testing"
 )
 
-// TestRaisesProcs: GOMAXPROCS is raised with a walk's extra workers, to
+// TestHook: GOMAXPROCS is raised with a walk's extra workers, to
 // four times the default at most, and set back once the last of two
 // overlapping walks' workers end, not before; a count told twice changes
 // nothing.
-func TestRaisesProcs(t *testing.T) {
+func TestHook(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "")
 	runtime.SetDefaultGOMAXPROCS()
 	base := runtime.GOMAXPROCS(0)
-	a, b := raisesProcs(), raisesProcs()
+	a, b := Hook(), Hook()
 	a(1)
 	if got := runtime.GOMAXPROCS(0); got != min(base+1, 4*base) {
 		t.Fatalf("one worker running: GOMAXPROCS %d, want %d", got, min(base+1, 4*base))
@@ -36,9 +36,9 @@ func TestRaisesProcs(t *testing.T) {
 	}
 }
 
-// TestRaisesProcsConcurrent: walks starting and ending their workers at
+// TestHookConcurrent: walks starting and ending their workers at
 // once leave GOMAXPROCS at the default, and the count at zero.
-func TestRaisesProcsConcurrent(t *testing.T) {
+func TestHookConcurrent(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "")
 	runtime.SetDefaultGOMAXPROCS()
 	base := runtime.GOMAXPROCS(0)
@@ -47,7 +47,7 @@ func TestRaisesProcsConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			hook := raisesProcs()
+			hook := Hook()
 			for i := range 200 {
 				hook(i%3 + 1)
 				hook(0)
@@ -60,10 +60,21 @@ func TestRaisesProcsConcurrent(t *testing.T) {
 	}
 }
 
-// TestRaisesProcsKeepsUsers: a GOMAXPROCS the user set is never changed.
-func TestRaisesProcsKeepsUsers(t *testing.T) {
+// TestHookKeepsUsers: a GOMAXPROCS the user set is never changed.
+func TestHookKeepsUsers(t *testing.T) {
 	t.Setenv("GOMAXPROCS", "3")
-	if raisesProcs() != nil {
-		t.Error("raisesProcs under GOMAXPROCS=3: a hook, want none")
+	if Hook() != nil {
+		t.Error("Hook under GOMAXPROCS=3: a hook, want none")
+	}
+}
+
+// TestExtra: up to 32 goroutines in all, none more under -j 1, none
+// fewer than none, and -j 0 counted as GOMAXPROCS.
+func TestExtra(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	for _, c := range []struct{ jobs, want int }{{1, 0}, {2, 30}, {32, 0}, {64, 0}, {0, max(32-procs, 0)}} {
+		if got := Extra(c.jobs); got != c.want {
+			t.Errorf("Extra(%d) = %d, want %d", c.jobs, got, c.want)
+		}
 	}
 }
