@@ -1,6 +1,7 @@
 package frd
 
 import (
+	"encoding/binary"
 	"io/fs"
 	"os"
 	"runtime"
@@ -160,6 +161,24 @@ func placeEntries(out []Entry, names, buf []byte, recs []dirent) (unknown bool) 
 	return unknown
 }
 
+// wordSlack is the room past the end of a buffer that copyName may write
+// or read.
+const wordSlack = 15
+
+// copyName copies the first n bytes of src to dst a word at a time, the
+// first two always, so it may read and write up to wordSlack bytes past
+// them; both must have room for them, and for 16 bytes at least. It calls
+// nothing: names are short, and a call to memmove, with what the caller
+// must save around it, costs more than the copy.
+func copyName(dst, src []byte, n int) {
+	d, s := dst[:16], src[:16]
+	binary.LittleEndian.PutUint64(d, binary.LittleEndian.Uint64(s))
+	binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
+	for i := 16; i < n; i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:i+8], binary.LittleEndian.Uint64(src[i:i+8]))
+	}
+}
+
 // direntModes is direntType's mode for every d_type, DT_UNKNOWN's 0.
 var direntModes = func() (m [256]fs.FileMode) {
 	for i := range m {
@@ -174,14 +193,14 @@ var direntModes = func() (m [256]fs.FileMode) {
 // moving down in their order.
 func (l *Lister) statEntries(dst []Entry, start, fd int, dirName string) ([]Entry, error) {
 	s := &l.sys
+	mask := statxMask
+	if l.Names {
+		mask = unix.STATX_TYPE
+	}
 	w := start
 	for i, r := range s.recs {
 		e := &dst[start+i]
 		if r.typ == dtUnknown || r.typ == dtReg && !l.Names {
-			mask := statxMask
-			if l.Names {
-				mask = unix.STATX_TYPE
-			}
 			// The name is NUL-terminated in the buffer, so statx takes
 			// it from there without a copy.
 			var err error
@@ -196,7 +215,7 @@ func (l *Lister) statEntries(dst []Entry, start, fd int, dirName string) ([]Entr
 					continue
 				}
 				if perr := (&os.PathError{Op: "statx", Path: joinName(dirName, e.Name), Err: err}); !l.fail(perr) {
-					clear(dst[w : start+len(s.recs)])
+					clear(dst[w:]) // nothing of this read left to hold its names
 					return dst[:w], perr
 				}
 				continue

@@ -1,6 +1,7 @@
 package frd
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -552,6 +553,23 @@ func TestErrorLeavesNoStaleEntries(t *testing.T) {
 	for i, e := range es[len(es):cap(es)] {
 		if e != (Entry{}) {
 			t.Errorf("stale entry %d past length %d: %q", len(es)+i, len(es), e.Name)
+		}
+	}
+}
+
+// TestCopyName copies names of every length up to 255 out of a buffer
+// and into one that have only wordSlack bytes past them: the name arrives
+// whole, and nothing before it is touched.
+func TestCopyName(t *testing.T) {
+	for n := 1; n <= 255; n++ {
+		src := make([]byte, n+wordSlack)
+		for i := range n {
+			src[i] = byte('a' + i%26)
+		}
+		dst := bytes.Repeat([]byte{'#'}, 3+n+wordSlack)
+		copyName(dst[3:], src, n)
+		if string(dst[:3]) != "###" || !bytes.Equal(dst[3:3+n], src[:n]) {
+			t.Fatalf("length %d: got %q", n, dst)
 		}
 	}
 }

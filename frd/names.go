@@ -2,8 +2,6 @@
 
 package frd
 
-import "encoding/binary"
-
 // What the backends that read into a buffer of their own share.
 
 // bufSize is the size of the buffer the kernel fills.
@@ -29,21 +27,3 @@ func (l *Lister) nameSpace(n int) []byte {
 // resetNames starts a call: under ReuseNames the names of the last call
 // are overwritten from here on.
 func (l *Lister) resetNames() { l.names = l.names[:0] }
-
-// wordSlack is the room past the end of a buffer that copyName may write
-// or read.
-const wordSlack = 15
-
-// copyName copies the first n bytes of src to dst a word at a time, the
-// first two always, so it may read and write up to wordSlack bytes past
-// them; both must have room for them, and for 16 bytes at least. It calls
-// nothing: names are short, and a call to memmove, with what the caller
-// must save around it, costs more than the copy.
-func copyName(dst, src []byte, n int) {
-	d, s := dst[:16], src[:16]
-	binary.LittleEndian.PutUint64(d, binary.LittleEndian.Uint64(s))
-	binary.LittleEndian.PutUint64(d[8:], binary.LittleEndian.Uint64(s[8:]))
-	for i := 16; i < n; i += 8 {
-		binary.LittleEndian.PutUint64(dst[i:i+8], binary.LittleEndian.Uint64(src[i:i+8]))
-	}
-}

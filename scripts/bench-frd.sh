@@ -16,7 +16,7 @@ benchdir=${FRD_BENCHDIR:-${TMPDIR:-/tmp}/frd-bench}
 
 command -v benchstat >/dev/null || go install golang.org/x/perf/cmd/benchstat@latest
 PATH=$PATH:$(go env GOPATH)/bin
-cc -O2 -o "$out/floor" frd/testdata/floor.c
+cc -O2 -pthread -o "$out/floor" frd/testdata/floor.c
 go test -c -o "$out/frd.test" ./frd
 
 : >"$out/frd.txt"

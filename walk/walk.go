@@ -436,7 +436,7 @@ func (w *walker) work(extra bool) {
 			w.abort(recover())
 		}
 	}()
-	fast, cold := 0, 0 // fast visits in a row (an extra worker's), cold ones
+	var run visitRun
 	for {
 		n := w.take(extra)
 		if n == nil {
@@ -457,22 +457,34 @@ func (w *walker) work(extra bool) {
 		if done {
 			w.cond.Broadcast()
 		}
-		if w.ioMax > 0 {
-			if coldVisit(time.Since(start), ps.listed) {
-				// One slow visit may be a goroutine descheduled: a few
-				// in a row are the disk.
-				cold, fast = cold+1, 0
-				if !extra && cold >= coldToStart {
-					w.addIOWorker()
-				}
-			} else if cold = 0; extra {
-				if fast++; fast >= ioFastToEnd {
-					normal = true
-					return
-				}
-			}
+		if w.ioMax > 0 && w.counted(&run, extra, time.Since(start), ps.listed) {
+			normal = true
+			return
 		}
 	}
+}
+
+// visitRun is a worker's count of its visits in a row that waited on the
+// disk (cold) and, for an extra worker, of those that did not (fast).
+type visitRun struct{ cold, fast int }
+
+// counted counts a visit that took d and listed entries: a base worker
+// starts an extra one after coldToStart cold visits in a row (one slow
+// visit may be a goroutine descheduled: a few in a row are the disk), and
+// an extra worker ends, it reports, after ioFastToEnd fast ones.
+func (w *walker) counted(r *visitRun, extra bool, d time.Duration, entries int) (end bool) {
+	if coldVisit(d, entries) {
+		r.cold, r.fast = r.cold+1, 0
+		if !extra && r.cold >= coldToStart {
+			w.addIOWorker()
+		}
+		return false
+	}
+	r.cold = 0
+	if extra {
+		r.fast++
+	}
+	return r.fast >= ioFastToEnd
 }
 
 // take returns the next directory to visit, counted busy, or nil when the

@@ -5,7 +5,7 @@
 // close. It prints Go benchmark lines, so benchstat reads it beside
 // `go test -bench`:
 //
-//	cc -O2 -o floor floor.c
+//	cc -O2 -pthread -o floor floor.c
 //	./floor -name 'BenchmarkList/n=1000/impl=C-floor' -time 1 DIR
 #define _GNU_SOURCE
 #include <dirent.h>
