@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -36,6 +37,18 @@ func (s *slowFirst) fn(d *Dir) error {
 	return nil
 }
 
+// needFilesForExtra skips a test that needs extra workers running when
+// the process may not open enough files for them (a shell's ulimit -n 16:
+// the walk then runs none, by design; TestIOWorkersLowFileLimit is the
+// test for that).
+func needFilesForExtra(t *testing.T) {
+	t.Helper()
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < 256 {
+		t.Skipf("RLIMIT_NOFILE is %d: too few descriptors for extra workers", lim.Cur)
+	}
+}
+
 // settled waits for the walk's goroutines to be gone: at most n left.
 func settled(t *testing.T, n int) {
 	t.Helper()
@@ -52,6 +65,7 @@ func settled(t *testing.T, n int) {
 // fast ones end them; the walk sees what a walk without them sees and
 // leaves no descriptor or goroutine behind.
 func TestIOWorkers(t *testing.T) {
+	needFilesForExtra(t)
 	root := bushyTree(t, 8)
 	want := countTree(t, root, &Options{Workers: 2, StatAll: true})
 	for _, opts := range []Options{
@@ -88,6 +102,7 @@ func TestIOWorkers(t *testing.T) {
 // TestIOWorkersEarlyStop stops walks with extra workers running, in each
 // way a walk stops, and counts descriptors and goroutines after.
 func TestIOWorkersEarlyStop(t *testing.T) {
+	needFilesForExtra(t)
 	root := bushyTree(t, 8)
 	stops := map[string]func(ctx context.Context, cancel func(), n int32) error{
 		"error":   func(context.Context, func(), int32) error { return errors.New("enough") },
@@ -169,6 +184,7 @@ func TestFastStatsWalk(t *testing.T) {
 // TestOnIOWorkers: the hook is told the count of extra workers as they
 // start and end, one call at a time, within the budget, ending with 0.
 func TestOnIOWorkers(t *testing.T) {
+	needFilesForExtra(t)
 	root := bushyTree(t, 8)
 	var at, hi atomic.Int32
 	var counts []int
@@ -204,6 +220,7 @@ func TestOnIOWorkers(t *testing.T) {
 // TestOnIOWorkersPanics: a panic or Goexit in the hook ends the walk, is
 // raised again by Dirs, and leaves no goroutine or descriptor behind.
 func TestOnIOWorkersPanics(t *testing.T) {
+	needFilesForExtra(t)
 	root := bushyTree(t, 8)
 	for _, how := range []string{"panic", "Goexit"} {
 		t.Run(how, func(t *testing.T) {
