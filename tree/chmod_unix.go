@@ -17,8 +17,9 @@ import (
 // keeping its execute bits, as a build cache seals its outputs. It never
 // follows or changes a symbolic link: each file is changed relative to its
 // open directory with fchmodat2 and AT_SYMLINK_NOFOLLOW, so a file swapped
-// for a link in the meantime is refused, not followed. It returns how many
-// files it changed; a dangling link does not fail it.
+// for a link in the meantime is refused, not followed; a symbolic link
+// given as dir is refused too (ErrSymlink). It returns how many files it
+// changed; a dangling link does not fail it.
 func FilesReadOnly(dir string, workers int) (int, error) {
 	var n atomic.Int64
 	err := permWalk(dir, workers, func(d *walk.Dir) error {
@@ -48,8 +49,9 @@ func FilesReadOnly(dir string, workers int) (int, error) {
 // dir included, so its entries can be removed or replaced, without
 // touching a file: hard-linked files shared with other trees keep their
 // modes. Each directory is changed through its own open descriptor
-// (opened with O_NOFOLLOW), never by path. It returns how many directories
-// it changed.
+// (opened with O_NOFOLLOW, dir too: a symbolic link given as dir is
+// refused with ErrSymlink), never by path. It returns how many
+// directories it changed.
 func DirsWritable(dir string, workers int) (int, error) {
 	var n atomic.Int64
 	err := permWalk(dir, workers, func(d *walk.Dir) error {
@@ -74,8 +76,17 @@ func DirsWritable(dir string, workers int) (int, error) {
 // at once: the directory, and chmodNoFollow's two.
 const chmodPerWorker = 3
 
-// permWalk walks dir with fn, returning the first error.
+// permWalk walks dir with fn, returning the first error. dir's last
+// component is never followed: a symbolic link given as dir, or swapped in
+// for it, is refused (ErrSymlink), and the directory walked is the one
+// opened.
 func permWalk(dir string, workers int, fn walk.DirFunc) error {
+	r, err := openDirRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	r.closeParent() // walked from its own descriptor: one less open
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -83,7 +94,7 @@ func permWalk(dir string, workers int, fn walk.DirFunc) error {
 	defer release()
 	var mu sync.Mutex
 	var first error
-	err := walk.Dirs(dirfd.WithPlanned(context.Background()), dir, &walk.Options{
+	err = walk.DirsFile(dirfd.WithPlanned(context.Background()), r.dir, &walk.Options{
 		Workers:     workers,
 		MaxOpenDirs: walkKept(kept),
 		OnError: func(e *walk.Error) error {
@@ -95,6 +106,7 @@ func permWalk(dir string, workers int, fn walk.DirFunc) error {
 			return first
 		},
 	}, func(d *walk.Dir) error {
+		r.walked(d)
 		if testHookDir != nil {
 			testHookDir(d)
 		}

@@ -37,17 +37,25 @@ func Clone(src, dst string, opts *Options) (Result, error) {
 // root), times, extended attributes with ACLs and file capabilities, hard
 // links within the tree, holes in sparse files. It never makes a set-id
 // file whose owner or group differs from the source's: a bit it cannot
-// keep safely is cleared. A symbolic link given as src is cloned as a
-// link, never followed; symbolic links inside the tree are made again as
-// links; special files are left out, made again or refused as
-// opts.Specials says. A dst inside the src tree is refused before
-// anything is made.
+// keep safely is cleared. src's last component is never followed: a
+// symbolic link given as src (with a trailing slash too) is cloned as a
+// link, and a directory is opened with O_NOFOLLOW, walked through that
+// descriptor and given the owner and mode fstat reads from it, so a link
+// or another directory swapped in for src is refused or cloned as what it
+// is. Symbolic links inside the tree are made again as links; special
+// files are left out, made again or refused as opts.Specials says. A dst
+// inside the src tree is refused before anything is made.
 //
-// The clone is built under a temporary name beside dst (see TempPrefix)
-// and renamed to dst, without replacing anything, only when complete: a
-// reader never sees a half tree at dst. On any error, or when ctx is
-// cancelled, the temporary tree is removed, and the error says so if it
-// could not be. The error names what failed, where, and on which side.
+// The clone is built in a new directory beside dst that only the cloning
+// user may enter (see TempPrefix), and renamed from it to dst, without
+// replacing anything, only when complete: a reader never sees a half tree
+// at dst, and nobody can swap anything in it meanwhile. On any error, or
+// when ctx is cancelled, what was made is removed through that
+// directory's descriptor, and the directory itself only if its name still
+// holds it; the error says so if it could not be. If the final rename
+// fails (something appeared at dst), the finished clone is left in the
+// work directory and the error says where. The error names what failed,
+// where, and on which side.
 func CloneContext(ctx context.Context, src, dst string, opts *Options) (Result, error) {
 	var o Options
 	if opts != nil {
@@ -61,26 +69,24 @@ func CloneContext(ctx context.Context, src, dst string, opts *Options) (Result, 
 	default:
 		return Result{}, fmt.Errorf("tree: unknown method %q", o.Method)
 	}
-	var st unix.Stat_t
-	if err := unix.Lstat(src, &st); err != nil {
-		return Result{}, srcErr("lstat", src, err)
-	}
-	dst = filepath.Clean(dst) // "new/" names new, as with cp
-	parent, err := openDir(filepath.Dir(dst))
+	source, err := openRoot(src, "source")
 	if err != nil {
-		return Result{}, dstErr("open", filepath.Dir(dst), err)
+		return Result{}, err
+	}
+	defer source.close()
+	dst = filepath.Clean(dst) // "new/" names new, as with cp
+	parentPath := filepath.Dir(dst)
+	parent, err := openDir(parentPath)
+	if err != nil {
+		return Result{}, dstErr("open", parentPath, err)
 	}
 	defer unix.Close(parent)
 	name := filepath.Base(dst)
 	if err := unix.Fstatat(parent, name, &unix.Stat_t{}, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		return Result{}, dstErr("clone", dst, unix.EEXIST)
 	}
-	var pst unix.Stat_t
-	if err := unix.Fstat(parent, &pst); err != nil {
-		return Result{}, dstErr("fstat", filepath.Dir(dst), err)
-	}
-	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
-		if err := refuseInside(&st, parent, src, dst); err != nil {
+	if source.isDir() {
+		if err := refuseInside(&source.st, parent, src, dst); err != nil {
 			return Result{}, err
 		}
 	}
@@ -88,59 +94,69 @@ func CloneContext(ctx context.Context, src, dst string, opts *Options) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	c := &cloner{ctx: ctx, opts: o, method: o.Method, dev: uint64(pst.Dev), newUID: uint32(unix.Geteuid()), newGID: uint32(unix.Getegid())}
-	if pst.Mode&unix.S_ISGID != 0 {
-		c.newGID = pst.Gid // a set-group-ID directory gives its group to what is made in it
+	w, err := makeWork(parent, parentPath, tmp)
+	if err != nil {
+		return Result{}, err
 	}
-	err = c.make(src, &st, parent, tmp, dst)
+	defer w.close()
+	c := &cloner{ctx: ctx, opts: o, method: o.Method, dev: uint64(w.st.Dev), newUID: uint32(unix.Geteuid()), newGID: w.st.Gid}
+	made := filepath.Join(w.path, name)
+	err = c.make(source, w.fd, name, dst, made)
 	if err == nil {
-		if err = ctx.Err(); err == nil {
-			err = renameNoReplace(parent, tmp, name)
-			if err != nil {
-				err = dstErr("rename", dst, err)
-			}
-		}
+		err = ctx.Err()
 	}
 	res := c.result()
 	if err != nil {
-		if rerr := removeTree(parent, tmp, filepath.Join(filepath.Dir(dst), tmp)); rerr != nil {
-			return res, fmt.Errorf("%w; and the partial clone %s could not be removed: %v", err, filepath.Join(filepath.Dir(dst), tmp), rerr)
-		}
-		return res, err
+		return res, c.undo(w, name, made, err)
+	}
+	if err := renameNoReplace(w.fd, name, parent, name); err != nil {
+		return res, fmt.Errorf("%w; %s", dstErr("rename", dst, err), w.left(name))
+	}
+	if err := w.remove(); err != nil {
+		res.Warnings = append(res.Warnings, err)
 	}
 	return res, nil
 }
 
-// make clones src, whatever it is, at name in parent.
-func (c *cloner) make(src string, st *unix.Stat_t, parent int, name, dst string) error {
+// undo removes what a failed clone made in its work directory w (name, at
+// path made), then w, and says in the error what it could not remove.
+func (c *cloner) undo(w *work, name, made string, err error) error {
+	if rerr := removeTree(w.fd, name, made); rerr != nil {
+		return fmt.Errorf("%w; and the partial clone %s could not be removed: %v", err, made, rerr)
+	}
+	if rerr := w.remove(); rerr != nil {
+		return fmt.Errorf("%w; and %v", err, rerr)
+	}
+	return err
+}
+
+// make clones the source, whatever it is, at name in parent, the work
+// directory, where made is its path; dst, its final path, names it in
+// errors.
+func (c *cloner) make(src *root, parent int, name, dst, made string) error {
 	if c.opts.Method == Auto || c.opts.Method == Reflink {
 		// macOS clones the whole tree in one clonefile(2), never following
 		// a link; elsewhere, or on a volume without clones, file by file.
-		if done, err := cloneWhole(src, parent, name, dst); done {
+		if done, err := cloneWhole(src.parent, src.name, parent, name, dst); done {
 			if err == nil {
-				c.counted, err = countClone(filepath.Join(filepath.Dir(dst), name))
+				c.counted, err = countClone(made)
 			}
 			return err
 		}
 	}
-	to := where{full: dst, srcFull: src}
-	switch st.Mode & unix.S_IFMT {
+	to := where{full: dst, srcFull: src.path}
+	switch src.st.Mode & unix.S_IFMT {
 	case unix.S_IFLNK:
-		return c.symlink(unix.AT_FDCWD, src, parent, name, to)
+		return c.symlink(src.parent, src.name, parent, name, to)
 	case unix.S_IFDIR:
-		return c.tree(src, st, parent, name, dst)
+		return c.tree(src, parent, name, dst)
 	case unix.S_IFREG:
-		srcDir, err := openDir(filepath.Dir(src))
-		if err != nil {
-			return srcErr("open", filepath.Dir(src), err)
-		}
-		defer unix.Close(srcDir)
-		return c.file(srcDir, filepath.Base(src), nil, parent, name, to)
+		return c.file(src.parent, src.name, nil, parent, name, to)
 	}
 	if c.opts.Specials == SkipSpecials {
-		return srcErr("clone", src, errors.New("a special file, which Options.Specials says to skip"))
+		return srcErr("clone", src.path, errors.New("a special file, which Options.Specials says to skip"))
 	}
-	return c.special(unix.AT_FDCWD, src, st, parent, name, to)
+	return c.special(src.parent, src.name, &src.st, parent, name, to)
 }
 
 type cloner struct {
@@ -213,6 +229,23 @@ type dstDir struct {
 	children map[string]*dstDir // subdirectories made and not yet visited
 }
 
+// describe takes p's owner, mode and times from the source directory the
+// walk opened, srcfd, rather than from the stat of its name in its
+// parent's visit: another directory renamed in between is cloned as what
+// it is, with its own owner and mode. Only the access time of the earlier
+// stat is kept, of the same directory, read before the walk listed it.
+func (p *dstDir) describe(srcfd int, path string) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(srcfd, &st); err != nil {
+		return srcErr("fstat", path, err)
+	}
+	if st.Dev == p.st.Dev && st.Ino == p.st.Ino {
+		st.Atim = p.st.Atim
+	}
+	p.st = st
+	return nil
+}
+
 // child takes the subdirectory name made by p's visit, for its own visit.
 func (p *dstDir) child(name string) *dstDir {
 	p.mu.Lock()
@@ -251,9 +284,10 @@ func walkKept(n int) int {
 	return n
 }
 
-// tree clones the directory src into a new directory name of parent; dst
-// is the path errors name.
-func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string) error {
+// tree clones the source directory into a new directory name of parent;
+// dst is the path errors name.
+func (c *cloner) tree(source *root, parent int, name, dst string) error {
+	src := source.path
 	// Only the cloning user may enter the tree until it is complete: its
 	// root gets its final mode last.
 	if err := unix.Mkdirat(parent, name, 0o700); err != nil {
@@ -275,7 +309,7 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 	defer release()
 	c.dst = dirfd.NewEvictingSet(dstKept)
 	defer c.dst.CloseAll()
-	top := &dstDir{st: *st}
+	top := &dstDir{st: source.st}
 	c.dst.Keep(&top.Node, root, true)
 
 	var firstErr error
@@ -297,7 +331,9 @@ func (c *cloner) tree(src string, st *unix.Stat_t, parent int, name, dst string)
 			return nil
 		},
 	}
-	err = walk.Dirs(dirfd.WithPlanned(c.ctx), src, opts, func(d *walk.Dir) error {
+	source.closeParent() // walked from its own descriptor: one less open
+	err = walk.DirsFile(dirfd.WithPlanned(c.ctx), source.dir, opts, func(d *walk.Dir) error {
+		source.walked(d)
 		if testHookDir != nil {
 			testHookDir(d)
 		}
@@ -341,6 +377,9 @@ func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
 		}()
 	}
 	d.Data = p
+	if err := p.describe(srcfd, d.Path); err != nil {
+		return err
+	}
 	if !c.opts.NoXattrs {
 		var err error
 		if p.xattrs, err = readXattrs(srcfd, c.opts.NoACLs); err != nil {

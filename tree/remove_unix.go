@@ -5,32 +5,12 @@ package tree
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/internal/dirfd"
 	"golang.org/x/sys/unix"
 )
-
-// TempPrefix begins the name a clone is built under, beside its
-// destination, before it is renamed into place: ".frd-clone-", 16 hex
-// digits, "-" and the destination's name. Only a clone killed with
-// SIGKILL (or a crash) leaves one behind; it is never a finished clone
-// and may be removed.
-const TempPrefix = ".frd-clone-"
-
-// tempName is a fresh temporary name for a clone to name, within NAME_MAX.
-func tempName(name string) (string, error) {
-	if name == "." || name == ".." || name == "/" {
-		return "", dstErr("clone", name, unix.EINVAL)
-	}
-	t := fmt.Sprintf("%s%016x-%s", TempPrefix, rand.Uint64(), name)
-	if len(t) > 255 {
-		t = t[:255]
-	}
-	return t, nil
-}
 
 // refuseInside fails when the directory parent, where the clone of the
 // directory src (st) is to be made, is src or below it: by device and

@@ -1,15 +1,18 @@
 package tree
 
 import (
+	"time"
+
 	"golang.org/x/sys/unix"
 )
 
-// cloneWhole clones src, a whole tree, file or link, at name in parent with
-// one clonefileat(2) and CLONE_NOFOLLOW (a link given as src is cloned as a
-// link). done is false when the volume cannot clone (ENOTSUP, EXDEV), so
-// the caller goes file by file. NOT VERIFIED ON A MAC.
-func cloneWhole(src string, parent int, name, dst string) (done bool, err error) {
-	err = unix.Clonefileat(unix.AT_FDCWD, src, parent, name, unix.CLONE_NOFOLLOW)
+// cloneWhole clones srcName of srcDir, a whole tree, file or link, at name
+// in parent with one clonefileat(2) and CLONE_NOFOLLOW (a link given as
+// the source is cloned as a link). done is false when the volume cannot
+// clone (ENOTSUP, EXDEV), so the caller goes file by file. NOT VERIFIED ON
+// A MAC.
+func cloneWhole(srcDir int, srcName string, parent int, name, dst string) (done bool, err error) {
+	err = unix.Clonefileat(srcDir, srcName, parent, name, unix.CLONE_NOFOLLOW)
 	switch err {
 	case nil:
 		return true, nil
@@ -27,11 +30,20 @@ func copyFileRange(in int, roff *int64, out int, woff *int64, n int) (int, error
 	return 0, unix.ENOSYS
 }
 
-// renameNoReplace moves the finished clone from its temporary name to its
-// own, failing with EEXIST rather than replacing anything there
+// renameNoReplace moves the finished clone from its work directory to its
+// own name, failing with EEXIST rather than replacing anything there
 // (renameatx_np with RENAME_EXCL). NOT VERIFIED ON A MAC.
-func renameNoReplace(dir int, from, to string) error {
-	return unix.RenameatxNp(dir, from, dir, to, unix.RENAME_EXCL)
+func renameNoReplace(fromDir int, from string, toDir int, to string) error {
+	return unix.RenameatxNp(fromDir, from, toDir, to, unix.RENAME_EXCL)
+}
+
+// birthTime is the open file fd's birth time.
+func birthTime(fd int) (time.Time, bool) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(st.Btim.Unix()), true
 }
 
 // mknodAt: x/sys has no mknodat for macOS; special files are not made

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"strconv"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -9,7 +10,9 @@ import (
 
 // cloneWhole clones a whole tree in one call where the system has one; on
 // Linux reflinks go file by file.
-func cloneWhole(src string, parent int, name, dst string) (bool, error) { return false, nil }
+func cloneWhole(srcDir int, srcName string, parent int, name, dst string) (bool, error) {
+	return false, nil
+}
 
 // cloneData reflinks in's data into out (FICLONE).
 func cloneData(out, in int) error { return unix.IoctlFileClone(out, in) }
@@ -18,11 +21,21 @@ func copyFileRange(in int, roff *int64, out int, woff *int64, n int) (int, error
 	return unix.CopyFileRange(in, roff, out, woff, n, 0)
 }
 
-// renameNoReplace moves the finished clone from its temporary name to its
-// own in the same directory, failing with EEXIST rather than replacing
-// anything that appeared there meanwhile.
-func renameNoReplace(dir int, from, to string) error {
-	return unix.Renameat2(dir, from, dir, to, unix.RENAME_NOREPLACE)
+// renameNoReplace moves the finished clone from its work directory to its
+// own name, failing with EEXIST rather than replacing anything that
+// appeared there meanwhile.
+func renameNoReplace(fromDir int, from string, toDir int, to string) error {
+	return unix.Renameat2(fromDir, from, toDir, to, unix.RENAME_NOREPLACE)
+}
+
+// birthTime is the open file fd's birth time, where the file system keeps
+// one (statx's STATX_BTIME).
+func birthTime(fd int) (time.Time, bool) {
+	var stx unix.Statx_t
+	if unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_BTIME, &stx) != nil || stx.Mask&unix.STATX_BTIME == 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(stx.Btime.Sec, int64(stx.Btime.Nsec)), true
 }
 
 func mknodAt(dirfd int, name string, mode uint32, dev int) error {

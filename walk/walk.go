@@ -298,9 +298,10 @@ type walker struct {
 	freeMu sync.Mutex
 	free   []*node // finished nodes, under Options.Reuse
 
-	fds     *fdSet // the descriptors kept open for subdirectories
-	rootDev uint64
-	links   *LinkSet
+	fds      *fdSet // the descriptors kept open for subdirectories
+	rootDev  uint64
+	links    *LinkSet
+	rootOpen func() (handle, error) // opens the root instead of its path (DirsFile)
 }
 
 // Dirs walks the tree rooted at root, calling fn for each directory with
@@ -328,10 +329,15 @@ type walker struct {
 // it); a runtime.Goexit there is passed on the same way. A nil fn is an
 // error.
 func Dirs(ctx context.Context, root string, opts *Options, fn DirFunc) error {
+	return dirs(ctx, root, nil, opts, fn)
+}
+
+// dirs is Dirs, with the root opened by rootOpen when it is set.
+func dirs(ctx context.Context, root string, rootOpen func() (handle, error), opts *Options, fn DirFunc) error {
 	if fn == nil {
 		return errors.New("walk: Dirs with a nil DirFunc")
 	}
-	w := &walker{ctx: ctx, fn: fn}
+	w := &walker{ctx: ctx, fn: fn, rootOpen: rootOpen}
 	if opts != nil {
 		w.opts = *opts
 	}
@@ -1158,6 +1164,9 @@ func (w *walker) release(n *node) {
 // when the parent's was not kept.
 func (w *walker) open(n *node) (handle, error) {
 	if n.parent == nil {
+		if w.rootOpen != nil {
+			return w.rootOpen()
+		}
 		return openRoot(n.dir.Path)
 	}
 	fd, err := n.fdn.Open(n.dir.Path)

@@ -43,15 +43,21 @@ the fastest method the file systems allow unless --method says: reflinks
 owners (as root), times, extended attributes, ACLs and capabilities, hard
 links within the tree and holes; the --no-* options leave one out. A
 set-id bit whose owner could not be kept is cleared. Symbolic links are
-made again as links, never followed. The copy is built as
-.frd-clone-XXXXXXXXXXXXXXXX-NAME beside DST and renamed to DST when
-complete; on an error, SIGINT or SIGTERM it is removed (after SIGKILL it
-is left, and may be removed). It prints the method used and the counts,
-and on stderr what it could not keep.
+made again as links, never followed; SRC itself is never followed (a link
+given as SRC is cloned as a link), and a directory is cloned from the one
+descriptor it was opened by, with that directory's own owner and mode.
+The copy is built in .frd-clone-XXXXXXXXXXXXXXXX-NAME, a directory beside
+DST that only the cloning user may enter, and renamed to DST when
+complete; on an error, SIGINT or SIGTERM what it made is removed (after
+SIGKILL it is left, and may be removed). If DST appeared meanwhile the
+finished copy is left in that directory, and the message says where. It
+prints the method used and the counts, and on stderr what it could not
+keep.
 
 chmod --files-readonly clears the write bits of every regular file under
 DIR, keeping execute bits; --dirs-writable gives the owner write permission
-on every directory, touching no file. Neither follows a symbolic link.
+on every directory, touching no file. Neither follows a symbolic link,
+DIR included: a link given as DIR is refused.
 
 find prints the path of every entry under each DIR (default .), DIR first,
 one a line, as find does, in the order the parallel walk meets them; it

@@ -50,4 +50,22 @@ func TestCloneAndChmodCommands(t *testing.T) {
 	if code := run([]string{"chmod", "--files-readonly", "--dirs-writable", base}, &out, &errb); code != 2 {
 		t.Errorf("both chmod flags: exit %d", code)
 	}
+	// A link given as DIR: refused, and what it leads to left alone.
+	lnk := filepath.Join(base, "lnk")
+	if err := os.Symlink("dst", lnk); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(base, "dst", "d", "f"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"--files-readonly", "--dirs-writable"} {
+		out.Reset()
+		errb.Reset()
+		if code := run([]string{"chmod", flag, lnk}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "symbolic link") {
+			t.Errorf("chmod %s LINK: exit %d, %q", flag, code, errb.String())
+		}
+	}
+	if fi, _ := os.Stat(filepath.Join(base, "dst", "d", "f")); fi.Mode().Perm() != 0o666 {
+		t.Errorf("chmod through a link given as DIR: file mode %v", fi.Mode().Perm())
+	}
 }

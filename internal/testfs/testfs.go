@@ -16,6 +16,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // LimitOpenFiles lowers this process's soft RLIMIT_NOFILE to n until the
@@ -211,4 +214,73 @@ func mount(t testing.TB, mnt string, args ...string) {
 			t.Errorf("umount %s: %v: %s", mnt, err, out)
 		}
 	})
+}
+
+// SwapEnv, set in a helper's environment to "a\x1fb", makes Swap's helper
+// exchange the names a and b again and again.
+const SwapEnv = "FRD_TEST_SWAP"
+
+// SwapIfHelper is for a test binary's TestMain: when this process is a
+// swapping helper (SwapEnv set), it exchanges the two names with
+// renameat2(RENAME_EXCHANGE) until it is killed, or for a minute at most,
+// and exits; otherwise it returns at once.
+func SwapIfHelper() {
+	v := os.Getenv(SwapEnv)
+	if v == "" {
+		return
+	}
+	a, b, _ := strings.Cut(v, "\x1f")
+	end := time.Now().Add(time.Minute)
+	for time.Now().Before(end) {
+		for range 1000 {
+			if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
+				os.Stderr.WriteString("swap: " + err.Error() + "\n")
+				os.Exit(1)
+			}
+		}
+	}
+	os.Exit(0)
+}
+
+// SwapAsNobody starts a copy of the test binary, placed in dir (which
+// nobody must be able to enter), as user and group 65534, exchanging the
+// names a and b in a loop (its TestMain calls SwapIfHelper), as another
+// user racing the test would; it is killed when the test ends. It skips
+// the test when not root.
+func SwapAsNobody(t testing.TB, dir, a, b string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to race as nobody")
+	}
+	helper, err := helperCopy(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(helper)
+	cmd.Env = append(os.Environ(), SwapEnv+"="+a+"\x1f"+b)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Skipf("skipping: cannot run the helper as nobody: %v", err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	// The helper has started swapping once both names have changed
+	// places at least once: wait for that, or for its failure.
+	st0, err := os.Lstat(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if st, err := os.Lstat(a); err == nil && !os.SameFile(st, st0) {
+			return
+		}
+		if cmd.ProcessState != nil || time.Now().After(deadline) {
+			t.Fatalf("the swapping helper did not start: %s", errb.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

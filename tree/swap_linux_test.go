@@ -1,0 +1,287 @@
+package tree
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
+	"github.com/pbednarcik/flexreaddir/walk"
+)
+
+// Another user who owns the directory holding a clone's source or a
+// permission walk's directory exchanges names there (renameat2 with
+// RENAME_EXCHANGE, in a loop, as nobody) while root runs: whatever the
+// timing, nothing of root's may become theirs to read, and nothing outside
+// the tree named may change.
+
+const nobody = 65534
+
+// attackerHome makes, in a world-searchable directory, home/ owned by
+// nobody holding src/ (nobody's, with a file "mine") and private/ beside
+// home, root's and 0700, holding a 0644 file "secret".
+func attackerHome(t *testing.T) (world, home, private string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root, to race a root user's run as nobody")
+	}
+	world = testfs.WorldDir(t)
+	home = filepath.Join(world, "home")
+	must(t, os.Mkdir(home, 0o755))
+	src := filepath.Join(home, "src")
+	must(t, os.Mkdir(src, 0o755))
+	must(t, os.WriteFile(filepath.Join(src, "mine"), []byte("nobody's"), 0o644))
+	private = filepath.Join(world, "private")
+	must(t, os.Mkdir(private, 0o700))
+	must(t, os.WriteFile(filepath.Join(private, "secret"), []byte("root's"), 0o644))
+	for _, p := range []string{home, src, filepath.Join(src, "mine")} {
+		must(t, os.Lchown(p, nobody, nobody))
+	}
+	return world, home, private
+}
+
+// leaks reports the first directory in the clone at dst that holds root's
+// secret and that nobody could read: not owned by root, or open to others.
+func leaks(t *testing.T, dst string) string {
+	t.Helper()
+	var found string
+	filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found != "" || d.Name() != "secret" {
+			return nil
+		}
+		st, err := os.Lstat(filepath.Dir(p))
+		if err != nil {
+			return nil
+		}
+		sys := st.Sys().(*syscall.Stat_t)
+		if sys.Uid != 0 || st.Mode().Perm()&0o077 != 0 {
+			found = fmt.Sprintf("%s (directory owner %d, mode %v)", p, sys.Uid, st.Mode().Perm())
+		}
+		return nil
+	})
+	return found
+}
+
+// TestCloneSourceSwappedForLink: src and a link to root's private
+// directory change places while root clones src. The link must never be
+// followed: each clone is src, or a link, or refused.
+func TestCloneSourceSwappedForLink(t *testing.T) {
+	world, home, private := attackerHome(t)
+	lnk := filepath.Join(home, "lnk")
+	must(t, os.Symlink(private, lnk))
+	must(t, os.Lchown(lnk, nobody, nobody))
+	testfs.SwapAsNobody(t, world, filepath.Join(home, "src"), lnk)
+	out := t.TempDir()
+	var cloned, links, refused int
+	for i := range 300 {
+		dst := filepath.Join(out, fmt.Sprint(i))
+		_, err := Clone(filepath.Join(home, "src"), dst, &Options{Method: Copy, Workers: 1})
+		if err != nil {
+			// Refused as a link, or found changed between its stat and
+			// its open or readlink: nothing was made.
+			if _, serr := os.Lstat(dst); serr == nil {
+				t.Fatalf("clone %d failed (%v) and left %s", i, err, dst)
+			}
+			refused++
+			continue
+		}
+		st, err := os.Lstat(dst)
+		must(t, err)
+		if st.Mode()&fs.ModeSymlink != 0 {
+			links++
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dst, "secret")); err == nil {
+			t.Fatalf("clone %d followed the link swapped in for its source: %s holds root's secret", i, dst)
+		}
+		if _, err := os.Stat(filepath.Join(dst, "mine")); err != nil {
+			t.Fatalf("clone %d: a directory without src's file: %v", i, err)
+		}
+		cloned++
+	}
+	t.Logf("%d clones of src, %d of the link, %d refused", cloned, links, refused)
+	if cloned == 0 {
+		t.Error("no clone of src succeeded while the names were swapped")
+	}
+}
+
+// TestCloneSourceSwappedForDirectory: src and root's private directory
+// change places while root clones src (nobody may rename in a directory of
+// theirs what they cannot read). Whichever is cloned keeps its own owner
+// and mode: root's secret never lands in a directory nobody can read.
+func TestCloneSourceSwappedForDirectory(t *testing.T) {
+	world, home, private := attackerHome(t)
+	moved := filepath.Join(home, "private")
+	must(t, os.Rename(private, moved))
+	testfs.SwapAsNobody(t, world, filepath.Join(home, "src"), moved)
+	out := t.TempDir()
+	for i := range 300 {
+		dst := filepath.Join(out, fmt.Sprint(i))
+		if _, err := Clone(filepath.Join(home, "src"), dst, &Options{Method: Copy, Workers: 1}); err != nil {
+			t.Fatalf("clone %d: %v", i, err)
+		}
+		if leak := leaks(t, dst); leak != "" {
+			t.Fatalf("clone %d: root's secret readable by nobody at %s", i, leak)
+		}
+	}
+}
+
+// TestCloneSubdirSwappedForDirectory: the same exchange one level down,
+// between two subdirectories of the source, which the clone stats in the
+// parent's visit and opens in its own.
+func TestCloneSubdirSwappedForDirectory(t *testing.T) {
+	world, home, private := attackerHome(t)
+	src := filepath.Join(home, "src")
+	sub := filepath.Join(src, "sub")
+	must(t, os.Mkdir(sub, 0o755))
+	must(t, os.WriteFile(filepath.Join(sub, "mine"), nil, 0o644))
+	for _, p := range []string{sub, filepath.Join(sub, "mine")} {
+		must(t, os.Lchown(p, nobody, nobody))
+	}
+	moved := filepath.Join(src, "private")
+	must(t, os.Rename(private, moved))
+	testfs.SwapAsNobody(t, world, sub, moved)
+	out := t.TempDir()
+	for i := range 300 {
+		dst := filepath.Join(out, fmt.Sprint(i))
+		if _, err := Clone(src, dst, &Options{Method: Copy, Workers: 2}); err != nil {
+			t.Fatalf("clone %d: %v", i, err)
+		}
+		if leak := leaks(t, dst); leak != "" {
+			t.Fatalf("clone %d: root's secret readable by nobody at %s", i, leak)
+		}
+	}
+}
+
+// TestChmodDirSwappedForLink: the directory a permission walk is given and
+// a link to root's private directory change places while root runs it:
+// root's files and directories never change.
+func TestChmodDirSwappedForLink(t *testing.T) {
+	world, home, private := attackerHome(t)
+	secret := filepath.Join(private, "secret")
+	must(t, os.Chmod(secret, 0o666))
+	must(t, os.Chmod(private, 0o500))
+	lnk := filepath.Join(home, "lnk")
+	must(t, os.Symlink(private, lnk))
+	must(t, os.Lchown(lnk, nobody, nobody))
+	testfs.SwapAsNobody(t, world, filepath.Join(home, "src"), lnk)
+	dir := filepath.Join(home, "src")
+	for i := range 300 {
+		// Refused as a link, or swapped between the stat and the open.
+		refused := func(err error) bool { return errors.Is(err, ErrSymlink) || errors.Is(err, syscall.ENOTDIR) }
+		if _, err := FilesReadOnly(dir, 1); err != nil && !refused(err) {
+			t.Fatalf("FilesReadOnly %d: %v", i, err)
+		}
+		if _, err := DirsWritable(dir, 1); err != nil && !refused(err) {
+			t.Fatalf("DirsWritable %d: %v", i, err)
+		}
+		for p, want := range map[string]fs.FileMode{secret: 0o666, private: 0o500} {
+			st, err := os.Lstat(p)
+			must(t, err)
+			if st.Mode().Perm() != want {
+				t.Fatalf("run %d: %s changed through the link: mode %v, want %v", i, p, st.Mode().Perm(), want)
+			}
+		}
+	}
+}
+
+// TestChmodRefusesLinkedDir: a symbolic link given as the directory is
+// refused, and what it leads to is left alone.
+func TestChmodRefusesLinkedDir(t *testing.T) {
+	base := t.TempDir()
+	target := filepath.Join(base, "target")
+	must(t, os.Mkdir(target, 0o755))
+	f := filepath.Join(target, "f")
+	must(t, os.WriteFile(f, nil, 0o666))
+	must(t, os.Chmod(f, 0o666))
+	must(t, os.Chmod(target, 0o555))
+	lnk := filepath.Join(base, "lnk")
+	must(t, os.Symlink("target", lnk))
+	for name, run := range map[string]func(string, int) (int, error){"FilesReadOnly": FilesReadOnly, "DirsWritable": DirsWritable} {
+		for _, arg := range []string{lnk, lnk + "/"} {
+			n, err := run(arg, 0)
+			if !errors.Is(err, ErrSymlink) || n != 0 {
+				t.Errorf("%s(%q): %d changed, %v; want ErrSymlink", name, arg, n, err)
+			}
+		}
+	}
+	for p, want := range map[string]fs.FileMode{f: 0o666, target: 0o555} {
+		st, err := os.Lstat(p)
+		must(t, err)
+		if st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, st.Mode().Perm(), want)
+		}
+	}
+}
+
+// TestCloneWorkDirReplaced: another user who can write to the
+// destination's parent moves the clone's work directory away, puts a
+// directory of root's that they cannot remove under its name and makes
+// the destination, so the final rename fails. Nothing of root's is
+// removed, and the error says where the finished clone is left.
+func TestCloneWorkDirReplaced(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	srcTree(t, src)
+	for _, fail := range []bool{false, true} {
+		t.Run(fmt.Sprintf("build fails %v", fail), func(t *testing.T) {
+			parent := filepath.Join(t.TempDir(), "nb")
+			must(t, os.Mkdir(parent, 0o777))
+			rootdata := filepath.Join(parent, "rootdata")
+			must(t, os.MkdirAll(filepath.Join(rootdata, "keep"), 0o755))
+			must(t, os.WriteFile(filepath.Join(rootdata, "keep", "f"), []byte("root's"), 0o600))
+			dst := filepath.Join(parent, "backup")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			attacked := false
+			testHookDir = func(d *walk.Dir) {
+				if attacked {
+					return
+				}
+				attacked = true
+				des, err := os.ReadDir(parent)
+				must(t, err)
+				for _, de := range des {
+					if strings.HasPrefix(de.Name(), TempPrefix) {
+						must(t, os.Rename(filepath.Join(parent, de.Name()), filepath.Join(parent, "away")))
+						must(t, os.Rename(rootdata, filepath.Join(parent, de.Name())))
+					}
+				}
+				must(t, os.Mkdir(dst, 0o755))
+				if fail {
+					cancel() // the clone ends early: it undoes what it made
+				}
+			}
+			defer func() { testHookDir = nil }()
+			_, err := CloneContext(ctx, src, dst, &Options{Method: Copy, Workers: 1})
+			if err == nil {
+				t.Fatal("the clone succeeded with its destination made meanwhile")
+			}
+			if !attacked {
+				t.Fatal("the hook never ran")
+			}
+			t.Log(err)
+			var kept int
+			filepath.WalkDir(parent, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && d.Name() == "f" && strings.Contains(p, "keep") {
+					if b, _ := os.ReadFile(p); string(b) == "root's" {
+						kept++
+					}
+				}
+				return nil
+			})
+			if kept != 1 {
+				t.Errorf("root's directory put under the work directory's name was removed: %v", err)
+			}
+			if !fail && !strings.Contains(err.Error(), "finished clone is left") {
+				t.Errorf("the error does not say where the finished clone is: %v", err)
+			}
+		})
+	}
+}
