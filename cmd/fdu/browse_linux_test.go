@@ -27,6 +27,13 @@ type terminal struct {
 // window; env is added to fdu's environment.
 func startTerminal(t *testing.T, w, h int, env []string, args ...string) *terminal {
 	t.Helper()
+	return startTerminalScript(t, w, h, env, "", "", args...)
+}
+
+// startTerminalScript is startTerminal with redirect (such as 2>file)
+// after fdu's command and the shell commands after run once it exits.
+func startTerminalScript(t *testing.T, w, h int, env []string, redirect, after string, args ...string) *terminal {
+	t.Helper()
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("tmux is not installed (apt-get install tmux); .ci/run installs it")
@@ -44,7 +51,7 @@ func startTerminal(t *testing.T, w, h int, env []string, args ...string) *termin
 		k, v, _ := strings.Cut(e, "=")
 		fmt.Fprintf(&sh, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
 	}
-	fmt.Fprintf(&sh, "'%s'\necho \"fdu exited $?\"\nsleep 600\n", self)
+	fmt.Fprintf(&sh, "'%s' %s\necho \"fdu exited $?\"\n%s\nsleep 600\n", self, redirect, after)
 	if err := os.WriteFile(script, []byte(sh.String()), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -127,6 +134,7 @@ func browseTree(t *testing.T) string {
 			t.Fatal(err)
 		}
 	}
+	time.Sleep(20 * time.Millisecond) // older than the scan by a tick of the clock file times use: deletable
 	return root
 }
 

@@ -370,6 +370,9 @@ func TestMain(m *testing.M) {
 				os.Exit(3)
 			}
 		}
+		if os.Getenv(helperEnv+"_NOBODY") != "" {
+			asNobody() // in a tmux pane, whose terminal stays open to it
+		}
 		os.Exit(run(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
 	}
 	code := m.Run()

@@ -272,7 +272,7 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 		err = s.Init()
 	}
 	if err != nil {
-		c.warn("the interactive mode needs a terminal: %v", err)
+		c.warn("the interactive mode needs a terminal: %s", browse.Escape(err.Error()))
 		return 1
 	}
 	defer s.Fini()
@@ -299,9 +299,16 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 			return dutree.Rescan(ctx, path, n, o)
 		},
 	})
+	var stopped *browse.Interrupted
+	if errors.As(err, &stopped) {
+		s.Fini()
+		c.warn("%s", stopped) // what the deletion did, its path escaped
+		n, _ := stopped.Signal.(syscall.Signal)
+		return 128 + int(n)
+	}
 	if err != nil {
 		s.Fini()
-		c.warn("%v", err)
+		c.warn("%s", browse.Escape(err.Error())) // escaped as on the screen
 		return 1
 	}
 	return 0
@@ -341,13 +348,18 @@ func sizeFormat(cfg *config, v *flagValues) func(int64) string {
 
 // restoreOnSignal puts the terminal back (raw mode off, the main screen)
 // when a signal ends fdu, as ncdu does: 128 and the signal is the status.
-// A ctrl-c or ctrl-\ typed in the browser's shell is the shell's.
+// A ctrl-c or ctrl-\ typed in the browser's shell is the shell's. During a
+// deletion the signal stops it at its next entry instead, and browse
+// returns, for fdu to say what it deleted before it exits so.
 func restoreOnSignal(s tcell.Screen) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT)
 	go func() {
 		for sig := range sigs {
 			if (sig == syscall.SIGINT || sig == syscall.SIGQUIT) && browse.ShellRunning() {
+				continue
+			}
+			if browse.StopDeletion(sig) {
 				continue
 			}
 			s.Fini()

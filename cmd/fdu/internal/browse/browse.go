@@ -78,8 +78,10 @@ type browser struct {
 	graph     graphMode
 
 	modal   modal
-	message string // an error or a note, shown until a key
+	message shown // an error or a note, shown until a key (esc, textf)
 	quit    bool
+
+	interrupted *Interrupted // a signal stopped a deletion: Run returns it
 
 	lastClick     time.Time // for a double click
 	lastClickLine int
@@ -100,6 +102,9 @@ func Run(s tcell.Screen, cfg Config) error {
 		case nil:
 			return errors.New("the terminal went away")
 		}
+	}
+	if b.interrupted != nil {
+		return b.interrupted
 	}
 	return nil
 }
@@ -230,10 +235,10 @@ func cmpInt(a, b int64) int {
 }
 
 // readOnly says why deleting, rescanning and the shell are off, or "".
-func (b *browser) readOnly() string {
+func (b *browser) readOnly() shown {
 	switch {
 	case b.cfg.Imported != "":
-		return "read from " + b.cfg.Imported + ", not scanned: deletion, rescans and the shell are off"
+		return "read from " + esc(b.cfg.Imported) + ", not scanned: deletion, rescans and the shell are off"
 	case b.cfg.ReadOnly:
 		return "read-only mode (--read-only): deletion, rescans and the shell are off"
 	}
@@ -273,7 +278,8 @@ func (b *browser) toTop() {
 	b.refresh(keep)
 }
 
-// deleteSelected deletes the entry under the cursor, confirmed.
+// deleteSelected deletes the entry under the cursor, confirmed. A signal
+// during the deletion stops it and ends the browser (StopDeletion).
 func (b *browser) deleteSelected() {
 	n := b.selected()
 	if n == nil {
@@ -285,33 +291,36 @@ func (b *browser) deleteSelected() {
 	} else if b.sel > 0 {
 		next = b.dir().Dir.Kids[b.view[b.sel-1]].Name
 	}
-	isDir := n.Dir != nil
-	err := b.cfg.Tree.Delete(b.names(), name)
+	path := b.path(name)
+	sig, err := deleteStoppable(b.cfg.Tree, b.names(), name)
+	if sig != nil {
+		b.interrupted = &Interrupted{Signal: sig, Path: path, Err: err, format: b.cfg.Format}
+		b.quit = true
+		return
+	}
+	var stopped *dutree.StoppedError
 	switch {
 	case err == nil:
 		b.refresh(next)
 	case errors.Is(err, dutree.ErrGone):
-		b.message = sanitize(name) + ": " + err.Error()
+		b.message = textf("%s: %v", name, err)
 		b.refresh(next)
-	default:
-		msg := fmt.Sprintf("Cannot delete %s: %v", sanitize(name), err)
-		if isDir && partial(err) && !b.rescan() {
-			msg += "; part of it may be gone: the view is out of date until a rescan (r)"
+	case errors.As(err, &stopped) && stopped.Files+stopped.Dirs > 0:
+		// Part of it went: the tree lost that part; a rescan adds what
+		// else changed, which stopped it.
+		msg := textf("Stopped deleting %s after %s: %v", name, deletedText(stopped, b.cfg.Format, false), stopped.Err)
+		if !b.rescan() {
+			msg += "; the view lacks what changed since the scan until a rescan (r)"
 		}
 		b.message = msg
 		b.refresh(name)
+	case stopped != nil:
+		b.message = textf("Cannot delete %s: %v", name, stopped.Err) // stopped before it deleted anything
+		b.refresh(name)
+	default:
+		b.message = textf("Cannot delete %s: %v", name, err) // refused: nothing deleted
+		b.refresh(name)
 	}
-}
-
-// partial reports whether a failed deletion may have deleted part of the
-// entry: not when it was refused before anything was.
-func partial(err error) bool {
-	for _, refusal := range []error{dutree.ErrOtherFS, dutree.ErrUnknown, dutree.ErrAbove} {
-		if errors.Is(err, refusal) {
-			return false
-		}
-	}
-	return true
 }
 
 // rescan scans the directory shown again, its progress on the screen; q
@@ -343,10 +352,10 @@ func (b *browser) rescan() bool {
 	}
 	switch {
 	case err != nil:
-		b.message = "Rescan failed: " + err.Error()
+		b.message = textf("Rescan failed: %v", err)
 		return false
 	case len(errs) > 0:
-		b.message = fmt.Sprintf("Rescanned, with %d errors: the first, %s: %v", len(errs), sanitize(errs[0].Path), errs[0].Err)
+		b.message = textf("Rescanned, with %d errors: the first, %s: %v", len(errs), errs[0].Path, errs[0].Err)
 	default:
 		b.message = ""
 	}
@@ -363,11 +372,11 @@ func (b *browser) shell() {
 		run = defaultShell
 	}
 	if err := b.cfg.Tree.Verify(b.names()); err != nil {
-		b.message = "No shell: " + err.Error()
+		b.message = textf("No shell: %v", err)
 		return
 	}
 	if err := b.s.Suspend(); err != nil {
-		b.message = "Cannot suspend the screen: " + err.Error()
+		b.message = textf("Cannot suspend the screen: %v", err)
 		return
 	}
 	err := run(b.path(""))
@@ -375,7 +384,7 @@ func (b *browser) shell() {
 		err = rerr
 	}
 	if err != nil {
-		b.message = "Shell: " + err.Error()
+		b.message = textf("Shell: %v", err)
 	} else {
 		b.message = "Back from the shell: press r to scan this directory again"
 	}
@@ -395,7 +404,7 @@ func defaultShell(dir string) error {
 	if sh == "" {
 		sh = "/bin/sh"
 	}
-	fmt.Fprintf(os.Stdout, "fdu: a shell in %s; exit it to return to the browser\n", dir)
+	fmt.Fprintf(os.Stdout, "fdu: a shell in %s; exit it to return to the browser\n", Escape(dir))
 	cmd := exec.CommandContext(context.Background(), sh)
 	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, os.Stdin, os.Stdout, os.Stderr
 	level, _ := strconv.Atoi(os.Getenv("FDU_LEVEL"))

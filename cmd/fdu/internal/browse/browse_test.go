@@ -178,7 +178,7 @@ func TestReadOnlyRefuses(t *testing.T) {
 			t.Errorf("%+v: deleted", cfg)
 		}
 		press(b, "d")
-		if !strings.Contains(b.message, "are off") {
+		if !strings.Contains(string(b.message), "are off") {
 			t.Errorf("%+v: message %q", cfg, b.message)
 		}
 	}
@@ -221,8 +221,8 @@ func TestHuman(t *testing.T) {
 }
 
 func TestSanitizeAndFit(t *testing.T) {
-	if got := sanitize("a\x01b\xffc\td"); got != "a?b\uFFFDc?d" {
-		t.Errorf("sanitize: %q", got)
+	if got := esc("a\x01b\xffc\td"); got != `a\x01b\xffc\td` {
+		t.Errorf("esc: %q", got)
 	}
 	if got := fit("日本語のファイル", 9); got != "日本語の~" {
 		t.Errorf("fit wide: %q", got)

@@ -38,9 +38,15 @@ func (b *browser) rows() int {
 	return max(h-3, 1)
 }
 
-func (b *browser) put(x, y int, s string, st tcell.Style) int {
-	b.s.PutStrStyled(x, y, s, st)
-	return x + uniseg.StringWidth(s)
+// put is the one function that draws: s at x, y; it returns the column
+// after it. s is escaped already (esc, textf); put checks it again with
+// the same escape, backslashes aside, which leaves escaped text as it is
+// and escapes any control a wrongly built shown holds, so nothing drawn
+// acts on the terminal.
+func (b *browser) put(x, y int, s shown, st tcell.Style) int {
+	t := escape(string(s), false)
+	b.s.PutStrStyled(x, y, t, st)
+	return x + uniseg.StringWidth(t)
 }
 
 func (b *browser) draw() {
@@ -61,24 +67,24 @@ func (b *browser) draw() {
 }
 
 func (b *browser) header(w int) {
-	title := fmt.Sprintf("fdu %s ~ Use the arrow keys to navigate, press ? for help", b.cfg.Version)
+	title := textf("fdu %s ~ Use the arrow keys to navigate, press ? for help", b.cfg.Version)
 	if b.cfg.Imported != "" {
 		title += " [imported]"
 	} else if b.cfg.ReadOnly {
 		title += " [read-only]"
 	}
 	b.put(0, 0, fit(title, w), b.styles.frame)
-	path := "--- " + fitMiddle(sanitize(b.path("")), max(w-6, 1)) + " "
-	b.put(0, 1, path+strings.Repeat("-", max(w-uniseg.StringWidth(path), 0)), b.styles.plain)
+	path := "--- " + fitMiddle(esc(b.path("")), max(w-6, 1)) + " "
+	b.put(0, 1, path+repeat("-", w-uniseg.StringWidth(string(path))), b.styles.plain)
 }
 
 func (b *browser) footer(w, h int) {
 	d := b.dir().Dir
-	text := fmt.Sprintf(" Total disk usage: %s  Apparent size: %s  Items: %d", b.cfg.Format(d.Dsize), b.cfg.Format(d.Asize), d.Items)
+	line := textf(" Total disk usage: %s  Apparent size: %s  Items: %d", b.cfg.Format(d.Dsize), b.cfg.Format(d.Asize), d.Items)
 	if b.message != "" {
-		text = " " + b.message
+		line = " " + b.message
 	}
-	b.put(0, h-1, fit(text, w), b.styles.frame)
+	b.put(0, h-1, fit(line, w), b.styles.frame)
 }
 
 // list draws the entries, the cursor's row kept in sight.
@@ -111,19 +117,19 @@ func (b *browser) line(y, w int, n *dutree.Node, largest int64, selected bool) {
 	st := b.styles
 	if selected {
 		st = styles{plain: st.sel, bar: st.sel, dir: st.sel.Bold(true), mark: st.sel.Bold(true)}
-		b.put(0, y, strings.Repeat(" ", w), st.plain)
+		b.put(0, y, repeat(" ", w), st.plain)
 	}
 	size := n.Size(b.apparent)
-	x := b.put(0, y, string(mark(n)), st.mark)
-	x = b.put(x, y, fmt.Sprintf(" %10s ", b.cfg.Format(size)), st.plain)
+	x := b.put(0, y, textf("%c", mark(n)), st.mark)
+	x = b.put(x, y, textf(" %10s ", b.cfg.Format(size)), st.plain)
 	x = b.graphColumn(x, y, size, largest, st)
 	if b.count {
-		x = b.put(x, y, fmt.Sprintf("%8s ", countText(n)), st.plain)
+		x = b.put(x, y, textf("%8s ", countText(n)), st.plain)
 	}
 	if b.mtime {
-		x = b.put(x, y, timeText(n.Newest())+" ", st.plain)
+		x = b.put(x, y, textf("%s ", timeText(n.Newest())), st.plain)
 	}
-	name := sanitize(n.Name)
+	name := esc(n.Name)
 	style := st.plain
 	if n.Dir != nil {
 		name, style = "/"+name, st.dir
@@ -138,7 +144,7 @@ func (b *browser) graphColumn(x, y int, size, largest int64, st styles) int {
 		if total > 0 {
 			pct = 100 * float64(size) / float64(total)
 		}
-		x = b.put(x, y, fmt.Sprintf("%5.1f%% ", pct), st.plain)
+		x = b.put(x, y, textf("%5.1f%% ", pct), st.plain)
 	}
 	if b.graph == graphBoth || b.graph == graphBar {
 		const width = 10
@@ -147,8 +153,8 @@ func (b *browser) graphColumn(x, y int, size, largest int64, st styles) int {
 			filled = min(max(int(float64(size)/float64(largest)*width+0.5), 0), width)
 		}
 		x = b.put(x, y, "[", st.plain)
-		x = b.put(x, y, strings.Repeat("#", filled), st.bar)
-		x = b.put(x, y, strings.Repeat(" ", width-filled)+"] ", st.plain)
+		x = b.put(x, y, repeat("#", filled), st.bar)
+		x = b.put(x, y, repeat(" ", width-filled)+"] ", st.plain)
 	}
 	return x
 }
@@ -196,27 +202,27 @@ func timeText(sec int64) string {
 }
 
 // box draws lines in a frame in the middle of the screen.
-func (b *browser) box(w, h int, title string, lines []string) {
+func (b *browser) box(w, h int, title shown, lines []shown) {
 	bw := 0
 	for _, l := range lines {
-		bw = max(bw, uniseg.StringWidth(l))
+		bw = max(bw, uniseg.StringWidth(string(l)))
 	}
-	bw = min(max(bw+4, uniseg.StringWidth(title)+7), w)
+	bw = min(max(bw+4, uniseg.StringWidth(string(title))+7), w)
 	bh := min(len(lines)+2, h)
 	x0, y0 := (w-bw)/2, (h-bh)/2
 	st := b.styles.frame
 	top := "+-- " + title + " "
-	b.put(x0, y0, top+strings.Repeat("-", max(bw-1-uniseg.StringWidth(top), 0))+"+", st)
+	b.put(x0, y0, top+repeat("-", bw-1-uniseg.StringWidth(string(top)))+"+", st)
 	for i := 0; i < bh-2; i++ {
 		b.put(x0, y0+1+i, "|", st)
 		b.put(x0+1, y0+1+i, fit(" "+lines[i], bw-2), b.styles.box)
 		b.put(x0+bw-1, y0+1+i, "|", st)
 	}
-	b.put(x0, y0+bh-1, "+"+strings.Repeat("-", max(bw-2, 0))+"+", st)
+	b.put(x0, y0+bh-1, "+"+repeat("-", bw-2)+"+", st)
 }
 
-func helpLines() []string {
-	return []string{
+func helpLines() []shown {
+	return []shown{
 		"up, k / down, j    move the cursor (PgUp, PgDn, Home g, End G)",
 		"right, l, enter    open the selected directory",
 		"left, h, <         go up to the parent directory",
@@ -239,7 +245,7 @@ func helpLines() []string {
 	}
 }
 
-func (b *browser) infoLines() []string {
+func (b *browser) infoLines() []shown {
 	n := b.selected()
 	kind := "file"
 	switch {
@@ -250,19 +256,19 @@ func (b *browser) infoLines() []string {
 	case n.Flags&dutree.NotReg != 0:
 		kind = "not a regular file"
 	}
-	lines := []string{
-		"Name:        " + sanitize(n.Name),
-		"Path:        " + sanitize(b.path(n.Name)),
-		"Type:        " + kind,
-		fmt.Sprintf("Disk usage:  %s (%d bytes, %d blocks of 512)", b.cfg.Format(n.Size(false)), n.Size(false), n.Size(false)/512),
-		fmt.Sprintf("Apparent:    %s (%d bytes)", b.cfg.Format(n.Size(true)), n.Size(true)),
+	lines := []shown{
+		"Name:        " + esc(n.Name),
+		"Path:        " + esc(b.path(n.Name)),
+		textf("Type:        %s", kind),
+		textf("Disk usage:  %s (%d bytes, %d blocks of 512)", b.cfg.Format(n.Size(false)), n.Size(false), n.Size(false)/512),
+		textf("Apparent:    %s (%d bytes)", b.cfg.Format(n.Size(true)), n.Size(true)),
 	}
 	if n.Dir != nil {
-		lines = append(lines, fmt.Sprintf("Items:       %d", n.Dir.Items), fmt.Sprintf("Device:      %d", n.Dir.Dev))
+		lines = append(lines, textf("Items:       %d", n.Dir.Items), textf("Device:      %d", n.Dir.Dev))
 	}
-	lines = append(lines, fmt.Sprintf("Inode:       %d", n.Ino), fmt.Sprintf("Links:       %d", n.Nlink))
+	lines = append(lines, textf("Inode:       %d", n.Ino), textf("Links:       %d", n.Nlink))
 	if n.Mtime != 0 {
-		lines = append(lines, "Modified:    "+time.Unix(n.Mtime, 0).Format("2006-01-02 15:04:05 -0700"))
+		lines = append(lines, textf("Modified:    %s", time.Unix(n.Mtime, 0).Format("2006-01-02 15:04:05 -0700")))
 	}
 	if n.Flags&dutree.HardLink != 0 {
 		lines = append(lines, b.linkLines(n)...)
@@ -275,12 +281,12 @@ func (b *browser) infoLines() []string {
 
 // linkLines lists the other links to n the tree holds, as ncdu's details
 // do, and says which of them is counted.
-func (b *browser) linkLines(n *dutree.Node) []string {
-	counted := "counted here"
+func (b *browser) linkLines(n *dutree.Node) []shown {
+	var counted shown = "counted here"
 	if n.Flags&dutree.LinkSeen != 0 {
 		counted = "counted at another of its links"
 	}
-	lines := []string{"Hard link:   " + counted}
+	lines := []shown{"Hard link:   " + counted}
 	const most = 6
 	links := b.cfg.Tree.Links(b.dir().Dir.Dev, n.Ino, most+1)
 	for i, l := range links {
@@ -288,17 +294,33 @@ func (b *browser) linkLines(n *dutree.Node) []string {
 			lines = append(lines, "             ...")
 			break
 		}
-		lines = append(lines, "             "+sanitize(join(b.cfg.Tree.Root.Name, []string{l})))
+		lines = append(lines, "             "+esc(join(b.cfg.Tree.Root.Name, []string{l})))
 	}
 	return lines
 }
 
-func (b *browser) confirmLines() []string {
+// confirmLines is the confirmation's text (lines built by esc and textf,
+// like every line drawn).
+func (b *browser) confirmLines() []shown {
 	n := b.selected()
-	// The keys come second, so a small screen's box still shows them.
-	lines := []string{fmt.Sprintf("Delete %s?", sanitize(b.path(n.Name))), "y: delete        any other key: keep it"}
+	// The path in full, over as many lines as the screen has (but for
+	// the box's frame and the keys' line), wrapped to its width (but for
+	// the frame and a space); on a screen too small, its start and end.
+	// The keys come next, so a small screen's box still shows them.
+	w, h := b.s.Size()
+	lines := append(question(esc(b.path(n.Name)), w-3, h-3), "y: delete        any other key: keep it")
 	if n.Dir != nil {
-		lines = append(lines, fmt.Sprintf("The directory and all it holds: %d items, %s.", n.Dir.Items, b.cfg.Format(n.Size(false))))
+		lines = append(lines, textf("The directory and all it holds: %d items, %s.", n.Dir.Items, b.cfg.Format(n.Size(false))))
+		// Excluded files are deleted with it, unseen but for this;
+		// an excluded directory, never read, makes the deletion refused.
+		switch files, dirs := n.ExcludedBelow(); {
+		case dirs > 0:
+			lines = append(lines, textf("It holds %s excluded from the scan (--exclude), never read: it cannot be deleted.", plural(dirs, "directory", "directories")))
+		case files == 1:
+			lines = append(lines, "It holds 1 entry excluded from the scan (--exclude); it is deleted too.")
+		case files > 1:
+			lines = append(lines, textf("It holds %s excluded from the scan (--exclude); they are deleted too.", plural(files, "entry", "entries")))
+		}
 	}
 	return lines
 }

@@ -1,7 +1,6 @@
 package browse
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -47,12 +46,12 @@ func drawProgress(b *browser, dir string, p *dutree.Progress, elapsed time.Durat
 		cur = *c
 	}
 	width := min(w, 76) - 17
-	b.box(w, h, "Scanning...", []string{
-		"Scanning:  " + fitMiddle(sanitize(dir), width),
-		fmt.Sprintf("Items:     %d", p.Entries.Load()),
-		"Size:      " + Human(p.Bytes.Load(), false),
-		"Current:   " + fitMiddle(sanitize(cur), width),
-		fmt.Sprintf("Elapsed:   %.1f s", elapsed.Seconds()),
+	b.box(w, h, "Scanning...", []shown{
+		"Scanning:  " + fitMiddle(esc(dir), width),
+		textf("Items:     %d", p.Entries.Load()),
+		textf("Size:      %s", Human(p.Bytes.Load(), false)),
+		"Current:   " + fitMiddle(esc(cur), width),
+		textf("Elapsed:   %.1f s", elapsed.Seconds()),
 		"",
 		"Press q to stop",
 	})

@@ -3,18 +3,28 @@ package dutree
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
+var ctx = context.Background()
+
+// scan scans root once the files made so far are older than the scan by
+// the deletion's measure.
 func scan(t *testing.T, root string, o ScanOptions) *Tree {
 	t.Helper()
-	tr, _, err := Scan(context.Background(), root, o)
+	settle(t, root)
+	tr, _, err := Scan(ctx, root, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,86 +43,167 @@ func mkfile(t *testing.T, path string, size int) {
 
 func exists(path string) bool { _, err := os.Lstat(path); return err == nil }
 
-// TestDeleteNeverEntersAMount: a file system mounted inside a directory
-// after the scan, a bind mount of the same file system before or after it:
-// the deletion leaves what they hold (found by a hostile review: the
-// bound directory's files were deleted).
-func TestDeleteNeverEntersAMount(t *testing.T) {
+// onDisk lists what dir holds on disk, on its own file system, as sorted
+// paths below it; a directory's ends in "/".
+func onDisk(t *testing.T, dir string) []string {
+	t.Helper()
+	var dev uint64
+	if st, err := os.Lstat(dir); err == nil {
+		dev = st.Sys().(*syscall.Stat_t).Dev
+	}
+	var out []string
+	filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if e.IsDir() {
+			rel += "/"
+			if info, err := e.Info(); err == nil && info.Sys().(*syscall.Stat_t).Dev != dev {
+				out = append(out, rel)
+				return fs.SkipDir // another file system's: not counted
+			}
+		}
+		out = append(out, rel)
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}
+
+// inTree lists what n holds in the tree, as onDisk does.
+func inTree(n *Node) []string {
+	var out []string
+	var walk func(n *Node, path string)
+	walk = func(n *Node, path string) {
+		for i := range n.Dir.Kids {
+			k := &n.Dir.Kids[i]
+			if k.Dir != nil {
+				out = append(out, path+k.Name+"/")
+				walk(k, path+k.Name+"/")
+			} else {
+				out = append(out, path+k.Name)
+			}
+		}
+	}
+	walk(n, "")
+	slices.Sort(out)
+	return out
+}
+
+// TestDeleteRefusesAMountBelowDeletingNothing: a bind mount of another
+// directory before the scan, a bind mount of the directory on itself (the
+// same device and inode) after it, a tmpfs after it, a file bound on a
+// file: the deletion is refused before anything goes, whatever the order
+// of the entries.
+func TestDeleteRefusesAMountBelowDeletingNothing(t *testing.T) {
 	for _, c := range []struct {
-		name        string
-		before, dir bool // mount before the scan; bind a directory rather than a tmpfs
-	}{{"bind after", false, true}, {"bind before", true, true}, {"tmpfs after", false, false}} {
+		name   string
+		before bool
+		mount  func(t *testing.T, sub, outside string)
+	}{
+		{"bind of another directory before the scan", true, func(t *testing.T, sub, outside string) { testfs.BindMount(t, outside, sub) }},
+		{"bind on itself after the scan", false, func(t *testing.T, sub, _ string) { testfs.BindMount(t, sub, sub) }},
+		{"tmpfs after the scan", false, func(t *testing.T, sub, _ string) {
+			testfs.MountTmpfs(t, sub)
+			mkfile(t, filepath.Join(sub, "precious"), 10)
+		}},
+		{"bind of a file on a file after the scan", false, func(t *testing.T, sub, outside string) {
+			testfs.BindMount(t, filepath.Join(outside, "precious"), filepath.Join(sub, "own"))
+		}},
+	} {
 		t.Run(c.name, func(t *testing.T) {
 			root, outside := t.TempDir(), t.TempDir()
-			mkfile(t, filepath.Join(root, "victim", "own"), 10)
-			mkfile(t, filepath.Join(outside, "precious"), 10)
-			sub := filepath.Join(root, "victim", "sub")
-			os.Mkdir(sub, 0o755)
-			mount := func() {
-				if c.dir {
-					testfs.BindMount(t, outside, sub)
-				} else {
-					testfs.MountTmpfs(t, sub)
-					mkfile(t, filepath.Join(sub, "precious"), 10)
-				}
+			for i := range 20 {
+				mkfile(t, filepath.Join(root, "a", fmt.Sprintf("f%02d", i)), 10)
 			}
+			mkfile(t, filepath.Join(root, "a", "other", "g"), 10)
+			mkfile(t, filepath.Join(root, "a", "sub", "own"), 10)
+			mkfile(t, filepath.Join(root, "a", "zz", "h"), 10)
+			mkfile(t, filepath.Join(outside, "precious"), 10)
+			sub := filepath.Join(root, "a", "sub")
 			if c.before {
-				mount()
+				c.mount(t, sub, outside)
 			}
 			tr := scan(t, root, ScanOptions{Workers: 2})
 			if !c.before {
-				mount()
+				c.mount(t, sub, outside)
 			}
-			err := tr.Delete(nil, "victim")
-			if !errors.Is(err, ErrOtherFS) && !errors.Is(err, ErrChanged) {
-				t.Errorf("deleted, or failed otherwise: %v", err)
+			before := onDisk(t, filepath.Join(root, "a"))
+			err := tr.Delete(ctx, nil, "a")
+			if !errors.Is(err, ErrOtherFS) || !strings.Contains(err.Error(), "(at a/sub") {
+				t.Errorf("%v, want ErrOtherFS at a/sub", err)
 			}
-			if !exists(filepath.Join(sub, "precious")) {
-				t.Fatalf("the mount's file was deleted")
+			if after := onDisk(t, filepath.Join(root, "a")); !slices.Equal(after, before) {
+				t.Errorf("a held %d entries, now %d: %v", len(before), len(after), after)
+			}
+			if !exists(filepath.Join(sub, "precious")) && !exists(filepath.Join(sub, "own")) {
+				t.Errorf("the mount's files were deleted")
+			}
+			if got := inTree(tr.Find([]string{"a"})); len(got) != 26 {
+				t.Errorf("the tree lost entries of a: %v", got)
 			}
 		})
 	}
 }
 
 // TestDeleteRefusesTheUnknown: a directory holding an excluded directory
-// (its contents never read) is refused before anything goes; entries made
-// since the scan stay, the directory with them.
+// (its contents never read), or an entry made since the scan, is refused
+// before anything goes.
 func TestDeleteRefusesTheUnknown(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "proj", "node_modules", "pkg", "big"), 5000)
 	mkfile(t, filepath.Join(root, "proj", "src", "main.go"), 10)
 	tr := scan(t, root, ScanOptions{Workers: 2, Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
-	if err := tr.Delete(nil, "proj"); !errors.Is(err, ErrUnknown) {
+	if err := tr.Delete(ctx, nil, "proj"); !errors.Is(err, ErrUnknown) {
 		t.Errorf("holding an excluded directory: %v, want ErrUnknown", err)
 	}
 	if !exists(filepath.Join(root, "proj", "src", "main.go")) || !exists(filepath.Join(root, "proj", "node_modules", "pkg", "big")) {
 		t.Fatalf("something was deleted")
 	}
 	mkfile(t, filepath.Join(root, "proj", "src", "new.go"), 10)
-	if err := tr.Delete([]string{"proj"}, "src"); !errors.Is(err, ErrNotEmpty) {
-		t.Errorf("with a file made since the scan: %v, want ErrNotEmpty", err)
+	if err := tr.Delete(ctx, []string{"proj"}, "src"); !errors.Is(err, ErrNotEmpty) || !strings.Contains(err.Error(), "src/new.go") {
+		t.Errorf("with a file made since the scan: %v, want ErrNotEmpty at src/new.go", err)
 	}
-	if exists(filepath.Join(root, "proj", "src", "main.go")) || !exists(filepath.Join(root, "proj", "src", "new.go")) {
-		t.Errorf("main.go (scanned) should be gone, new.go (not scanned) kept")
+	if !exists(filepath.Join(root, "proj", "src", "main.go")) || !exists(filepath.Join(root, "proj", "src", "new.go")) {
+		t.Errorf("main.go or new.go deleted")
 	}
 	// A file gone already: the tree follows.
 	os.Remove(filepath.Join(root, "proj", "src", "new.go"))
 	tr = scan(t, root, ScanOptions{Workers: 1})
 	os.RemoveAll(filepath.Join(root, "proj", "src"))
-	if err := tr.Delete([]string{"proj"}, "src"); !errors.Is(err, ErrGone) || tr.Find([]string{"proj", "src"}) != nil {
+	if err := tr.Delete(ctx, []string{"proj"}, "src"); !errors.Is(err, ErrGone) || tr.Find([]string{"proj", "src"}) != nil {
 		t.Errorf("deleting what is gone: %v, want ErrGone and the entry out of the tree", err)
 	}
 }
 
+// TestDeleteTakesExcludedFiles: an excluded file in a deleted directory is
+// deleted with it (the browser's confirmation counts it).
+func TestDeleteTakesExcludedFiles(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "d", "keep.important"), 10)
+	mkfile(t, filepath.Join(root, "d", "x"), 10)
+	tr := scan(t, root, ScanOptions{Workers: 1, Exclude: func(p string) bool { return strings.HasSuffix(p, ".important") }})
+	if f, d := tr.Find([]string{"d"}).ExcludedBelow(); f != 1 || d != 0 {
+		t.Errorf("ExcludedBelow: %d, %d", f, d)
+	}
+	if err := tr.Delete(ctx, nil, "d"); err != nil {
+		t.Fatal(err)
+	}
+	if exists(filepath.Join(root, "d")) {
+		t.Errorf("d is still there")
+	}
+}
+
 // TestDeleteWhenAboveMoved: a directory above the entry renamed since the
-// scan is an error, not a deletion done (the second review: the entry
-// left the view, its 3 MB still on disk under the new name).
+// scan is an error, not a deletion done: the entry stays in the view and
+// on disk.
 func TestDeleteWhenAboveMoved(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "a", "big", "f"), 30000)
 	tr := scan(t, root, ScanOptions{Workers: 2})
 	os.Rename(filepath.Join(root, "a"), filepath.Join(root, "a2"))
-	if err := tr.Delete([]string{"a"}, "big"); !errors.Is(err, ErrAbove) {
+	if err := tr.Delete(ctx, []string{"a"}, "big"); !errors.Is(err, ErrAbove) {
 		t.Errorf("%v, want ErrAbove", err)
 	}
 	if tr.Find([]string{"a", "big"}) == nil || !exists(filepath.Join(root, "a2", "big", "f")) {
@@ -121,7 +212,8 @@ func TestDeleteWhenAboveMoved(t *testing.T) {
 }
 
 // TestDeleteExcludedFileByInode: an excluded file replaced since the scan
-// is not deleted (the second review: it was, having no inode to check).
+// (another inode under its name) makes the deletion refused, nothing of
+// the directory deleted.
 func TestDeleteExcludedFileByInode(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "e", "a"), 1)
@@ -129,26 +221,31 @@ func TestDeleteExcludedFileByInode(t *testing.T) {
 	tr := scan(t, root, ScanOptions{Workers: 1, Exclude: func(p string) bool { return strings.HasSuffix(p, ".keep") }})
 	mkfile(t, filepath.Join(root, "e", "n2"), 2) // another inode, while the old one lives
 	os.Rename(filepath.Join(root, "e", "n2"), filepath.Join(root, "e", "notes.keep"))
-	if err := tr.Delete(nil, "e"); !errors.Is(err, ErrChanged) {
+	if err := tr.Delete(ctx, nil, "e"); !errors.Is(err, ErrChanged) {
 		t.Errorf("%v, want ErrChanged", err)
 	}
-	if !exists(filepath.Join(root, "e", "notes.keep")) {
-		t.Errorf("the new notes.keep was deleted")
+	if !exists(filepath.Join(root, "e", "notes.keep")) || !exists(filepath.Join(root, "e", "a")) {
+		t.Errorf("an entry of e was deleted")
 	}
 }
 
 // TestDeleteLowersLinkCounts: deleting one of two links leaves the other a
-// plain file in the tree, as on disk.
+// plain file in the tree, as on disk; two links to one file in the deleted
+// directory both go, the second after the first changed its ctime.
 func TestDeleteLowersLinkCounts(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "a", "f"), 5000)
 	os.Link(filepath.Join(root, "a", "f"), filepath.Join(root, "g"))
+	os.Link(filepath.Join(root, "a", "f"), filepath.Join(root, "a", "f2"))
 	tr := scan(t, root, ScanOptions{Workers: 1})
-	if err := tr.Delete(nil, "a"); err != nil {
+	if err := tr.Delete(ctx, nil, "a"); err != nil {
 		t.Fatal(err)
 	}
 	if g := tr.Find([]string{"g"}); g.Nlink != 1 || g.Flags&(HardLink|LinkSeen) != 0 {
 		t.Errorf("g: %d links, flags %b", g.Nlink, g.Flags)
+	}
+	if err := tr.Delete(ctx, nil, "g"); err != nil {
+		t.Errorf("g, whose ctime the first deletion changed: %v", err)
 	}
 }
 
@@ -181,10 +278,10 @@ func TestDeleteBeyondPathMax(t *testing.T) {
 	unix.Close(leaf)
 	unix.Close(fd)
 	tr := scan(t, root, ScanOptions{Workers: 2})
-	if err := tr.Delete(names, "leaf"); err != nil {
+	if err := tr.Delete(ctx, names, "leaf"); err != nil {
 		t.Fatal(err)
 	}
-	if err := tr.Delete(nil, names[0]); err != nil {
+	if err := tr.Delete(ctx, nil, names[0]); err != nil {
 		t.Fatal(err)
 	}
 	if entries, _ := os.ReadDir(root); len(entries) != 0 {
@@ -196,30 +293,34 @@ func TestScanRefusesWhatIsNoDirectory(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "f"), 1)
 	for _, p := range []string{filepath.Join(root, "missing"), filepath.Join(root, "f")} {
-		if tr, _, err := Scan(context.Background(), p, ScanOptions{}); err == nil {
+		if tr, _, err := Scan(ctx, p, ScanOptions{}); err == nil {
 			t.Errorf("%s: scanned as %+v", p, tr.Root)
 		}
 	}
 }
 
+// chain makes top and depth directories below it, each named d and holding
+// a file f, and returns the deepest.
+func chain(t *testing.T, top string, depth int) string {
+	t.Helper()
+	dir := top
+	for range depth {
+		dir = filepath.Join(dir, "d")
+		mkfile(t, filepath.Join(dir, "f"), 10)
+	}
+	return dir
+}
+
 // TestDeleteDeepUnderLowLimit deletes a 300-level chain with files at
 // every level under RLIMIT_NOFILE 16: the directories above are closed and
-// found again through "..", so the descriptors stay few (the review: a
-// 100-level deletion failed with EMFILE).
+// found again through "..", so the descriptors stay few.
 func TestDeleteDeepUnderLowLimit(t *testing.T) {
 	root := t.TempDir()
-	dir := filepath.Join(root, "top")
-	for i := range 300 {
-		dir = filepath.Join(dir, "d")
-		if i%50 == 0 {
-			mkfile(t, filepath.Join(dir, "f"), 10)
-		}
-	}
-	mkfile(t, filepath.Join(dir, "leaf"), 10)
+	chain(t, filepath.Join(root, "top"), 300)
 	tr := scan(t, root, ScanOptions{Workers: 2})
 	testfs.LimitOpenFiles(t, 16)
 	before := testfs.OpenFiles(t)
-	if err := tr.Delete(nil, "top"); err != nil {
+	if err := tr.Delete(ctx, nil, "top"); err != nil {
 		t.Fatal(err)
 	}
 	if exists(filepath.Join(root, "top")) {
@@ -230,37 +331,356 @@ func TestDeleteDeepUnderLowLimit(t *testing.T) {
 	}
 }
 
+// TestDeleteDepth50UnderLimit16: under RLIMIT_NOFILE 16, a mount 50 levels
+// down makes the deletion refused with nothing deleted; without one, the
+// 50 levels go.
+func TestDeleteDepth50UnderLimit16(t *testing.T) {
+	root := t.TempDir()
+	deepest := chain(t, filepath.Join(root, "mounted"), 50)
+	chain(t, filepath.Join(root, "plain"), 50)
+	testfs.BindMount(t, deepest, deepest)
+	tr := scan(t, root, ScanOptions{Workers: 2})
+	testfs.LimitOpenFiles(t, 16)
+	before := testfs.OpenFiles(t)
+	want := onDisk(t, filepath.Join(root, "mounted"))
+	if err := tr.Delete(ctx, nil, "mounted"); !errors.Is(err, ErrOtherFS) {
+		t.Errorf("a mount 50 levels down: %v, want ErrOtherFS", err)
+	}
+	if got := onDisk(t, filepath.Join(root, "mounted")); len(got) != len(want) || len(want) < 100 {
+		t.Errorf("%d entries before, %d after the refusal", len(want), len(got))
+	}
+	if err := tr.Delete(ctx, nil, "plain"); err != nil {
+		t.Fatal(err)
+	}
+	if exists(filepath.Join(root, "plain")) {
+		t.Errorf("plain is still there")
+	}
+	if after := testfs.OpenFiles(t); after != before {
+		t.Errorf("%d descriptors open before, %d after", before, after)
+	}
+}
+
+// TestDeleteRefusesAReusedInode: on ext4 a freed inode number is given to
+// the next file made at once. A directory removed since the scan and made
+// again with its files under the scanned inode numbers, and a file
+// likewise, are not the ones scanned: refused, nothing deleted.
+func TestDeleteRefusesAReusedInode(t *testing.T) {
+	mnt := testfs.LoopMount(t, "ext4")
+	top := filepath.Join(mnt, "t")
+	build := func() {
+		mkfile(t, filepath.Join(top, "d", "f"), 100)
+		mkfile(t, filepath.Join(top, "d", "sub", "g"), 100)
+	}
+	build()
+	tr := scan(t, mnt, ScanOptions{Workers: 1})
+	d := tr.Find([]string{"t", "d"})
+	var ino uint64
+	for try := 0; ; try++ {
+		os.RemoveAll(filepath.Join(top, "d"))
+		build()
+		st, _ := os.Lstat(filepath.Join(top, "d"))
+		if ino = st.Sys().(*syscall.Stat_t).Ino; ino == d.Ino {
+			break
+		}
+		if try == 20 {
+			t.Skipf("skipping: ext4 never gave d its inode %d again (%d)", d.Ino, ino)
+		}
+	}
+	if err := tr.Delete(ctx, []string{"t"}, "d"); !errors.Is(err, ErrChanged) {
+		t.Errorf("a directory made since under the scanned inode: %v, want ErrChanged", err)
+	}
+	for _, p := range []string{"d/f", "d/sub/g"} {
+		if !exists(filepath.Join(top, p)) {
+			t.Errorf("%s, made since the scan, was deleted", p)
+		}
+	}
+
+	mkfile(t, filepath.Join(top, "one"), 100)
+	tr = scan(t, mnt, ScanOptions{Workers: 1})
+	one := tr.Find([]string{"t", "one"})
+	for try := 0; ; try++ {
+		os.Remove(filepath.Join(top, "one"))
+		mkfile(t, filepath.Join(top, "one"), 100)
+		st, _ := os.Lstat(filepath.Join(top, "one"))
+		if ino = st.Sys().(*syscall.Stat_t).Ino; ino == one.Ino {
+			break
+		}
+		if try == 20 {
+			t.Skipf("skipping: ext4 never gave one its inode %d again (%d)", one.Ino, ino)
+		}
+	}
+	if err := tr.Delete(ctx, []string{"t"}, "one"); !errors.Is(err, ErrChanged) {
+		t.Errorf("a file made since under the scanned inode: %v, want ErrChanged", err)
+	}
+	if !exists(filepath.Join(top, "one")) {
+		t.Errorf("one, made since the scan, was deleted")
+	}
+}
+
+// stopTree makes root/a with files f00 to f19, then sub with three files,
+// then zz with two, and scans it. It returns the tree and the disk usage
+// the scan found of each entry below a.
+func stopTree(t *testing.T) (string, *Tree, map[string]int64) {
+	t.Helper()
+	root := t.TempDir()
+	for i := range 20 {
+		mkfile(t, filepath.Join(root, "a", fmt.Sprintf("f%02d", i)), 1000*(i+1))
+	}
+	for _, p := range []string{"sub/s1", "sub/s2", "sub/s3", "zz/z1", "zz/z2"} {
+		mkfile(t, filepath.Join(root, "a", p), 5000)
+	}
+	tr := scan(t, root, ScanOptions{Workers: 2})
+	sizes := map[string]int64{}
+	var walk func(n *Node, path string)
+	walk = func(n *Node, path string) {
+		for i := range n.Dir.Kids {
+			k := &n.Dir.Kids[i]
+			if k.Dir != nil {
+				sizes[path+k.Name+"/"] = k.Dsize
+				walk(k, path+k.Name+"/")
+			} else {
+				sizes[path+k.Name] = k.Dsize
+			}
+		}
+	}
+	walk(tr.Find([]string{"a"}), "")
+	sizes[""] = tr.Find([]string{"a"}).Dsize
+	return root, tr, sizes
+}
+
+// checkStopped checks that err is a *StoppedError whose counts are what
+// went from disk, and that the tree holds what is left but for the
+// entries made since the scan.
+func checkStopped(t *testing.T, err error, root string, tr *Tree, sizes map[string]int64, made ...string) *StoppedError {
+	t.Helper()
+	var st *StoppedError
+	if !errors.As(err, &st) {
+		t.Fatalf("%v, want a *StoppedError", err)
+	}
+	left := slices.DeleteFunc(onDisk(t, filepath.Join(root, "a")), func(p string) bool { return slices.Contains(made, p) })
+	var files, dirs, bytes int64
+	for p, size := range sizes {
+		if p != "" && !slices.Contains(left, p) {
+			if strings.HasSuffix(p, "/") {
+				dirs++
+			} else {
+				files++
+			}
+			bytes += size
+		}
+	}
+	if st.Files != files || st.Dirs != dirs || st.Bytes != bytes || st.Left != int64(len(left))+1 {
+		t.Errorf("%+v; on disk %d files and %d directories (%d bytes) went, %d entries are left", st, files, dirs, bytes, len(left)+1)
+	}
+	if files == 0 {
+		t.Errorf("nothing deleted before the stop: the test shows nothing")
+	}
+	if a := tr.Find([]string{"a"}); a == nil || !slices.Equal(inTree(a), left) {
+		t.Errorf("the tree holds %v, the disk %v", inTree(a), left)
+	}
+	return st
+}
+
+// TestDeleteStopsAtAChangeBetweenThePhases: a file made in a/sub once the
+// checks have passed stops the deletion on the way into sub, before
+// anything there goes, and the error counts what went.
+func TestDeleteStopsAtAChangeBetweenThePhases(t *testing.T) {
+	root, tr, sizes := stopTree(t)
+	AfterChecks = func() { mkfile(t, filepath.Join(root, "a", "sub", "new"), 1) }
+	t.Cleanup(func() { AfterChecks = nil })
+	err := tr.Delete(ctx, nil, "a")
+	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "(at a/sub)") {
+		t.Errorf("%v, want ErrChanged at a/sub", err)
+	}
+	checkStopped(t, err, root, tr, sizes, "sub/new")
+	for _, p := range []string{"s1", "s2", "s3", "new"} {
+		if !exists(filepath.Join(root, "a", "sub", p)) {
+			t.Errorf("sub/%s deleted", p)
+		}
+	}
+}
+
+// TestDeleteStopsAtAFileReplacedMidway: a file replaced while the deletion
+// runs stops it there: what came before is gone, the new file and what
+// follows stay.
+func TestDeleteStopsAtAFileReplacedMidway(t *testing.T) {
+	root, tr, sizes := stopTree(t)
+	a := tr.Find([]string{"a"})
+	var last string
+	for _, k := range a.Dir.Kids {
+		if k.Dir == nil {
+			last = k.Name
+		}
+	}
+	n := 0
+	BeforeUnlink = func() {
+		if n++; n == 3 {
+			p := filepath.Join(root, "a", last)
+			mkfile(t, p+".new", 1)
+			os.Rename(p+".new", p)
+		}
+	}
+	t.Cleanup(func() { BeforeUnlink = nil })
+	err := tr.Delete(ctx, nil, "a")
+	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "(at a/"+last+")") {
+		t.Errorf("%v, want ErrChanged at a/%s", err, last)
+	}
+	checkStopped(t, err, root, tr, sizes)
+}
+
+// TestDeleteStopsWhenCancelled: a context done during the deletion stops
+// it at the next entry, its cause the error's.
+func TestDeleteStopsWhenCancelled(t *testing.T) {
+	root, tr, sizes := stopTree(t)
+	c, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := errors.New("a signal")
+	n := 0
+	BeforeUnlink = func() {
+		if n++; n == 5 {
+			cancel(stop)
+		}
+	}
+	t.Cleanup(func() { BeforeUnlink = nil })
+	err := tr.Delete(c, nil, "a")
+	if !errors.Is(err, stop) {
+		t.Errorf("%v, want the cause", err)
+	}
+	if st := checkStopped(t, err, root, tr, sizes); st.Files+st.Dirs != 5 {
+		t.Errorf("%d files and %d directories deleted, want 5 in all", st.Files, st.Dirs)
+	}
+}
+
 // TestStopsCloseDescriptors: every way a deletion or a rescan ends early
-// (a refusal up front, a changed entry, a directory moved above, a mount
-// met half-way, a cancelled rescan) leaves the descriptors as it found them.
+// leaves the descriptors as it found them: refusals from the tree, from
+// the first phase deep in the tree (a mount, a changed file, a new entry),
+// a directory moved above, a stop in the second phase, a cancelled
+// context in either phase, a cancelled rescan.
 func TestStopsCloseDescriptors(t *testing.T) {
 	root := t.TempDir()
-	for _, p := range []string{"a/deep/d/d/d/f", "a/g", "ex/node_modules/x", "m/sub/keep", "v/w/f"} {
+	for _, p := range []string{"a/g", "ex/node_modules/x", "v/w/f"} {
 		mkfile(t, filepath.Join(root, p), 10)
 	}
+	for _, top := range []string{"mnt", "chg", "new", "stop", "cancel1", "cancel2"} {
+		chain(t, filepath.Join(root, top), 20)
+	}
 	tr := scan(t, root, ScanOptions{Workers: 2, Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
-	testfs.BindMount(t, filepath.Join(root, "a"), filepath.Join(root, "m", "sub"))
-	mkfile(t, filepath.Join(root, "a", "g2"), 20) // another inode under the name
-	os.Rename(filepath.Join(root, "a", "g2"), filepath.Join(root, "a", "g"))
+	deep := filepath.Join(strings.Repeat("d/", 19), "d")
+	testfs.BindMount(t, filepath.Join(root, "a"), filepath.Join(root, "mnt", deep))
+	mkfile(t, filepath.Join(root, "chg", deep, "f2"), 20) // another inode under the name
+	os.Rename(filepath.Join(root, "chg", deep, "f2"), filepath.Join(root, "chg", deep, "f"))
+	mkfile(t, filepath.Join(root, "new", deep, "made"), 1)
 	os.Rename(filepath.Join(root, "v"), filepath.Join(root, "v2"))
 	before := testfs.OpenFiles(t)
 	for _, c := range []struct {
 		dir  []string
 		name string
-	}{{nil, "ex"}, {[]string{"a"}, "g"}, {[]string{"v"}, "w"}, {nil, "m"}} {
-		if err := tr.Delete(c.dir, c.name); err == nil {
-			t.Errorf("deleting %v/%s: no error", c.dir, c.name)
+		want error
+	}{{nil, "ex", ErrUnknown}, {nil, "mnt", ErrOtherFS}, {nil, "chg", ErrChanged}, {nil, "new", ErrNotEmpty}, {[]string{"v"}, "w", ErrAbove}} {
+		if err := tr.Delete(ctx, c.dir, c.name); !errors.Is(err, c.want) {
+			t.Errorf("deleting %v/%s: %v, want %v", c.dir, c.name, err, c.want)
+		}
+		if after := testfs.OpenFiles(t); after != before {
+			t.Errorf("deleting %v/%s: %d descriptors before, %d after", c.dir, c.name, before, after)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	cases := []struct {
+		name        string
+		afterChecks func(cancel func())
+		unlink      func(cancel func(), n int)
+	}{
+		{"stop", func(func()) { mkfile(t, filepath.Join(root, "stop", deep, "made"), 1) }, nil},
+		{"cancel1", func(cancel func()) { cancel() }, nil},
+		{"cancel2", nil, func(cancel func(), n int) {
+			if n == 30 {
+				cancel()
+			}
+		}},
+	}
+	for _, c := range cases {
+		cctx, cancel := context.WithCancel(ctx)
+		n := 0
+		if c.afterChecks != nil {
+			AfterChecks = func() { c.afterChecks(cancel) }
+		}
+		if c.unlink != nil {
+			BeforeUnlink = func() { n++; c.unlink(cancel, n) }
+		}
+		var st *StoppedError
+		if err := tr.Delete(cctx, nil, c.name); !errors.As(err, &st) {
+			t.Errorf("%s: %v, want a *StoppedError", c.name, err)
+		}
+		AfterChecks, BeforeUnlink = nil, nil
+		cancel()
+		if after := testfs.OpenFiles(t); after != before {
+			t.Errorf("%s: %d descriptors before, %d after", c.name, before, after)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := Rescan(ctx, root, &tr.Root, ScanOptions{Workers: 2}); err == nil {
+	if _, err := Rescan(cctx, root, &tr.Root, ScanOptions{Workers: 2}); err == nil {
 		t.Errorf("a cancelled rescan: no error")
 	}
 	if after := testfs.OpenFiles(t); after != before {
 		t.Errorf("%d descriptors before, %d after", before, after)
 	}
-	if !exists(filepath.Join(root, "a", "deep", "d", "d", "d", "f")) {
+	if !exists(filepath.Join(root, "a", "g")) {
 		t.Errorf("the bound directory lost a file")
+	}
+}
+
+// TestDeleteRefusesWhatCannotBeDeleted: on a file system mounted read-only
+// the deletion is refused by the first phase, not stopped by the second.
+func TestDeleteRefusesWhatCannotBeDeleted(t *testing.T) {
+	dir := t.TempDir()
+	testfs.MountTmpfs(t, dir)
+	mkfile(t, filepath.Join(dir, "a", "f"), 10)
+	mkfile(t, filepath.Join(dir, "a", "sub", "g"), 10)
+	if out, err := exec.Command("mount", "-o", "remount,ro", dir).CombinedOutput(); err != nil {
+		t.Skipf("skipping: remount read-only: %v: %s", err, out)
+	}
+	tr := scan(t, dir, ScanOptions{Workers: 1})
+	err := tr.Delete(ctx, nil, "a")
+	var st *StoppedError
+	if !errors.Is(err, unix.EROFS) || errors.As(err, &st) {
+		t.Errorf("%v, want EROFS from the checks", err)
+	}
+	if got := inTree(tr.Find([]string{"a"})); len(got) != 3 {
+		t.Errorf("the tree holds %v", got)
+	}
+}
+
+// TestDeleteOnOverlayfs: overlayfs copies a lower directory up to delete
+// in it, which gives it a new birth time and ctime (its inode number
+// stays): deleting a tree of the lower layer, and its directory after one
+// of its files, goes through.
+func TestDeleteOnOverlayfs(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: mounting an overlayfs needs root")
+	}
+	base := t.TempDir()
+	lower, upper, work, mnt := filepath.Join(base, "lower"), filepath.Join(base, "upper"), filepath.Join(base, "work"), filepath.Join(base, "mnt")
+	for _, p := range []string{"a/f1", "a/f2", "a/sub/g1", "a/sub/g2", "a/sub/deep/h", "b/sub/g", "b/f"} {
+		mkfile(t, filepath.Join(lower, p), 10)
+	}
+	for _, d := range []string{upper, work, mnt} {
+		os.Mkdir(d, 0o755)
+	}
+	if out, err := exec.Command("mount", "-t", "overlay", "overlay", "-o", "lowerdir="+lower+",upperdir="+upper+",workdir="+work, mnt).CombinedOutput(); err != nil {
+		t.Skipf("skipping: mount overlayfs: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	tr := scan(t, mnt, ScanOptions{Workers: 2})
+	if err := tr.Delete(ctx, nil, "a"); err != nil {
+		t.Errorf("a: %v", err)
+	}
+	if err := tr.Delete(ctx, []string{"b", "sub"}, "g"); err != nil {
+		t.Errorf("b/sub/g: %v", err)
+	}
+	if err := tr.Delete(ctx, nil, "b"); err != nil {
+		t.Errorf("b, after b/sub/g: %v", err)
+	}
+	if got := onDisk(t, mnt); len(got) != 0 {
+		t.Errorf("left: %v", got)
 	}
 }

@@ -3,26 +3,15 @@
 package dutree
 
 import (
+	"context"
 	"errors"
-	"io/fs"
-	"os"
-	"strings"
 )
 
-// remove deletes k by path below the root, through os.Root (no link
-// followed). Windows and the other systems: not verified.
-func (t *Tree) remove(dirNames []string, k *Node) error {
-	r, err := os.OpenRoot(strings.Join(append([]string{t.Root.Name}, dirNames...), string(os.PathSeparator)))
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	if _, err := r.Lstat(k.Name); err != nil {
-		return err
-	}
-	err = r.RemoveAll(k.Name)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
+// errNoDeletion is Delete's answer where it cannot check what it would
+// delete as it must (a descriptor-relative walk, inodes, birth times):
+// Windows and the other systems.
+var errNoDeletion = errors.New("deletion is not supported on this system")
+
+func (t *Tree) remove(context.Context, []string, *Dir, *Node) (outcome, error) {
+	return outcome{}, errNoDeletion
 }

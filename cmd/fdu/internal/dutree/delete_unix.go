@@ -3,27 +3,578 @@
 package dutree
 
 import (
+	"context"
 	"errors"
 	"io/fs"
-	"slices"
+	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/pbednarcik/flexreaddir/internal/dirfd"
 )
 
-// remove deletes k, an entry of the directory at dirNames.
-func (t *Tree) remove(dirNames []string, k *Node) error {
+// diskEntry is what a deletion compares of an entry on disk with the scan.
+type diskEntry struct {
+	mode     uint32 // the S_IFMT bits
+	dev, ino uint64
+	nlink    uint64
+	times
+	mnt       uint64 // the mount's id, where the system gives it (hasMnt)
+	hasMnt    bool
+	mountRoot bool // the root of a mount, a bind mount included
+}
+
+// remove deletes k, an entry of the directory in at dirNames, in the two
+// phases Delete describes, and says what it did on disk.
+func (t *Tree) remove(ctx context.Context, dirNames []string, in *Dir, k *Node) (outcome, error) {
 	fd, err := t.openDir(dirNames)
 	if err != nil {
-		return aboveError(err)
+		return outcome{}, aboveError(err)
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstatat(fd, k.Name, &st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
-		return ErrGone // in the directory scanned, checked: not moved above
+	top, err := statAt(fd, "")
+	if err != nil {
+		return outcome{}, err
 	}
-	return removeAt(fd, k, []string{k.Name})
+	if _, err := statAt(fd, k.Name); errors.Is(err, unix.ENOENT) {
+		k.Flags |= gone
+		return outcome{}, ErrGone // in the directory scanned, checked: not moved above
+	}
+	d := &deletion{t: t, ctx: ctx, root: k, top: fd, dev: in.Dev, mnt: top.mnt, hasMnt: top.hasMnt,
+		exact: exactTimes(fd, &top), ids: map[*Dir]diskEntry{}}
+	defer d.closeAll()
+	if err := writable(fd); err != nil {
+		return outcome{}, err
+	}
+	if err := d.check(in); err != nil {
+		return outcome{}, err
+	}
+	if AfterChecks != nil {
+		AfterChecks()
+	}
+	err = d.delete(in)
+	// What this deletion changed and left: a ctime up to now is its own;
+	// where times are not exact, a birth time too, given by a copy-up to
+	// every directory above what it deleted.
+	now := time.Now().UnixNano()
+	if d.topChanged {
+		t.ours[[2]uint64{top.dev, top.ino}] = now
+	}
+	for _, l := range d.stack {
+		if l.changed || !d.exact && d.files+d.dirs > 0 {
+			t.ours[[2]uint64{d.dev, l.node.Ino}] = now
+		}
+	}
+	if !d.exact && d.files+d.dirs > 0 {
+		for n, i := &t.Root, 0; n != nil && n.Dir != nil; i++ {
+			t.ours[[2]uint64{n.Dir.Dev, n.Ino}] = now
+			if i == len(dirNames) {
+				break
+			}
+			n = n.Dir.Lookup(dirNames[i])
+		}
+	}
+	return outcome{some: d.files+d.dirs > 0, links: d.links}, err
+}
+
+// deletion is one Delete's walk: the first phase's checks, then the
+// second's deletions, each depth first through descriptors.
+type deletion struct {
+	t     *Tree
+	ctx   context.Context
+	root  *Node // the entry deleted
+	top   int   // its directory, open throughout
+	dev   uint64
+	mnt   uint64 // the mount its directory is on (hasMnt)
+	exact bool   // the file system's times are exact to the ns
+
+	hasMnt bool
+	ids    map[*Dir]diskEntry // each directory as the first phase found it
+
+	stack []*level
+	open  int // descriptors open on the stack
+	buf   []byte
+	names []string
+
+	// The second phase's count.
+	files, dirs, bytes int64
+	links              map[[2]uint64]uint32 // links deleted of each file with several
+	topChanged         bool                 // an entry of top deleted
+}
+
+// level is a directory being walked: its descriptor (-1 while closed for
+// the budget) and its next entry.
+type level struct {
+	node    *Node
+	fd      int
+	next    int
+	changed bool // an entry of it deleted
+}
+
+// openBudget is the most descriptors a deletion keeps open, whatever the
+// depth: deeper, the directories above are closed and found again from
+// below through "..", checked to be the ones found before.
+const openBudget = 8
+
+// check is the first phase: it deletes nothing, and says why the entry
+// must not be deleted, naming the entry at fault.
+func (d *deletion) check(in *Dir) error {
+	k := d.root
+	if err := d.stop(); err != nil {
+		return err
+	}
+	if k.Dir == nil {
+		st, err := statAt(d.top, k.Name)
+		if err == nil {
+			err = d.sameFile(k, in.Scanned, &st)
+		}
+		if err != nil && !errors.Is(err, unix.ENOENT) {
+			return &pathError{[]string{k.Name}, err}
+		}
+		return nil
+	}
+	if err := d.enter(d.top, k); err != nil {
+		return err
+	}
+	for len(d.stack) > 0 {
+		l := d.stack[len(d.stack)-1]
+		if l.next == len(l.node.Dir.Kids) {
+			d.stack = d.stack[:len(d.stack)-1]
+			var err error
+			if len(d.stack) > 0 {
+				_, err = d.reopen(d.stack[len(d.stack)-1], l)
+			}
+			d.close(l)
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err := d.stop(); err != nil {
+			return err
+		}
+		kid := &l.node.Dir.Kids[l.next]
+		l.next++
+		if kid.Dir != nil {
+			if err := d.enter(l.fd, kid); err != nil {
+				return err
+			}
+			continue
+		}
+		st, err := statAt(l.fd, kid.Name)
+		if errors.Is(err, unix.ENOENT) {
+			continue // gone since the scan: nothing of it to delete
+		}
+		if err == nil {
+			err = d.sameFile(kid, l.node.Dir.Scanned, &st)
+		}
+		if err != nil {
+			return &pathError{d.path(kid.Name), err}
+		}
+	}
+	return nil
+}
+
+// enter opens n, a directory in the directory parent, checks it is the one
+// scanned and lists no name the scan did not, records it for the second
+// phase, and pushes it on the stack. A directory gone since the scan is
+// passed over.
+func (d *deletion) enter(parent int, n *Node) error {
+	fd, st, err := d.openAt(parent, n.Name)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err == nil {
+		err = d.sameDir(n, &st)
+		if err != nil {
+			unix.Close(fd)
+		}
+	}
+	if err != nil {
+		return &pathError{d.path(n.Name), err}
+	}
+	d.ids[n.Dir] = st
+	d.push(n, fd)
+	if err := writable(fd); err != nil {
+		return &pathError{d.path(""), err}
+	}
+	return d.listed(fd, n)
+}
+
+// writable says why the entries of the directory fd cannot be deleted
+// (its permissions, a read-only mount), so that the first phase refuses
+// rather than the second stop on it.
+func writable(fd int) error {
+	return unix.Faccessat(fd, ".", unix.W_OK|unix.X_OK, unix.AT_EACCESS)
+}
+
+// delete is the second phase: it deletes depth first, each entry checked
+// again, and stops at the first difference with a *StoppedError.
+func (d *deletion) delete(in *Dir) error {
+	k := d.root
+	if err := d.stop(); err != nil {
+		return err
+	}
+	if k.Dir == nil {
+		if err := d.unlink(d.top, k, in.Scanned); err != nil {
+			return d.stopped(&pathError{[]string{k.Name}, err})
+		}
+		d.topChanged = d.files > 0
+		return nil
+	}
+	if err := d.descend(d.top, k); err != nil {
+		return err
+	}
+	for len(d.stack) > 0 {
+		if err := d.stop(); err != nil {
+			return err
+		}
+		l := d.stack[len(d.stack)-1]
+		if l.next == len(l.node.Dir.Kids) {
+			if err := d.rmdir(l); err != nil {
+				return err
+			}
+			continue
+		}
+		kid := &l.node.Dir.Kids[l.next]
+		l.next++
+		if kid.Dir != nil {
+			if err := d.descend(l.fd, kid); err != nil {
+				return err
+			}
+			continue
+		}
+		n := d.files
+		if err := d.unlink(l.fd, kid, l.node.Dir.Scanned); err != nil {
+			return d.stopped(&pathError{d.path(kid.Name), err})
+		}
+		l.changed = l.changed || d.files > n
+	}
+	return nil
+}
+
+// descend opens n, a directory in the directory parent, for the second
+// phase: it must be the directory the first phase found, unchanged since
+// (its ctime too: nothing made or deleted in it).
+func (d *deletion) descend(parent int, n *Node) error {
+	fd, st, err := d.openAt(parent, n.Name)
+	if errors.Is(err, unix.ENOENT) {
+		n.Flags |= gone // and what it held with it
+		if n == d.root {
+			return ErrGone
+		}
+		return nil
+	}
+	if err == nil {
+		err = d.asFound(n, &st, true)
+		if err != nil {
+			unix.Close(fd)
+		}
+	}
+	if err != nil {
+		return d.stopped(&pathError{d.path(n.Name), err})
+	}
+	d.push(n, fd)
+	return nil
+}
+
+// rmdir removes the directory l, emptied, from the directory above it,
+// and pops it.
+func (d *deletion) rmdir(l *level) error {
+	d.stack = d.stack[:len(d.stack)-1]
+	parent, err := d.top, error(nil)
+	var up *level
+	if len(d.stack) > 0 {
+		up = d.stack[len(d.stack)-1]
+		parent, err = d.reopen(up, l)
+	}
+	d.close(l)
+	if err != nil {
+		return d.stopped(err)
+	}
+	path := d.path(l.node.Name)
+	st, err := statAt(parent, l.node.Name)
+	if err == nil {
+		err = d.asFound(l.node, &st, false)
+	}
+	if err == nil && BeforeUnlink != nil {
+		BeforeUnlink()
+	}
+	if err == nil {
+		err = unix.Unlinkat(parent, l.node.Name, unix.AT_REMOVEDIR)
+	}
+	switch {
+	case errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST):
+		err = ErrNotEmpty // made since it was entered
+	case errors.Is(err, unix.EBUSY):
+		err = ErrOtherFS // mounted on since
+	}
+	if err != nil {
+		if l.changed { // emptied of entries, and left
+			d.t.ours[[2]uint64{d.dev, l.node.Ino}] = time.Now().UnixNano()
+		}
+		return d.stopped(&pathError{path, err})
+	}
+	l.node.Flags |= gone
+	d.dirs++
+	d.bytes = sat(d.bytes, l.node.Dsize)
+	if up != nil {
+		up.changed = true
+	} else {
+		d.topChanged = true
+	}
+	return nil
+}
+
+// unlink deletes the file k from the directory fd, checked to be the one
+// scanned in a directory listed at scanned. A file gone already is
+// passed over.
+func (d *deletion) unlink(fd int, k *Node, scanned int64) error {
+	st, err := statAt(fd, k.Name)
+	if err == nil {
+		err = d.sameFile(k, scanned, &st)
+	}
+	if err == nil && BeforeUnlink != nil {
+		BeforeUnlink()
+	}
+	if err == nil {
+		err = unix.Unlinkat(fd, k.Name, 0)
+	}
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		k.Flags |= gone
+		return nil
+	case errors.Is(err, unix.EBUSY):
+		return ErrOtherFS // mounted on since
+	case err != nil:
+		return err
+	}
+	k.Flags |= gone
+	d.files++
+	if k.Flags&LinkSeen == 0 {
+		d.bytes = sat(d.bytes, k.Dsize)
+	}
+	if st.nlink > 1 {
+		// Its other links' ctime is this deletion's now.
+		id := [2]uint64{st.dev, st.ino}
+		if d.links == nil {
+			d.links = map[[2]uint64]uint32{}
+		}
+		d.links[id]++
+		d.t.ours[id] = time.Now().UnixNano()
+	}
+	return nil
+}
+
+// sameFile checks that st, found under the name of k (not a directory) in
+// a directory listed at scanned, is the entry scanned.
+func (d *deletion) sameFile(k *Node, scanned int64, st *diskEntry) error {
+	switch {
+	case d.otherMount(st):
+		return ErrOtherFS
+	case k.Ino == 0:
+		return ErrUnknown // no inode to check it by
+	case st.ino != k.Ino || !sameType(k, st.mode):
+		return ErrChanged
+	case !sameAsScanned(st.times, scanned, d.exact, d.t.ours[[2]uint64{st.dev, st.ino}]):
+		return ErrChanged // the inode number of a file made since
+	}
+	return nil
+}
+
+// sameDir checks that st, the directory opened under the name of n, is
+// the one scanned.
+func (d *deletion) sameDir(n *Node, st *diskEntry) error {
+	switch {
+	case d.otherMount(st):
+		return ErrOtherFS
+	case st.ino != n.Ino:
+		return ErrChanged
+	case !sameAsScanned(st.times, n.Dir.Scanned, d.exact, d.t.ours[[2]uint64{st.dev, st.ino}]):
+		return ErrChanged
+	}
+	return nil
+}
+
+// asFound checks that st is the directory n as the first phase found it:
+// the same device and inode, and birth time where times are exact, and,
+// when down (before anything in it is deleted), the same ctime.
+func (d *deletion) asFound(n *Node, st *diskEntry, down bool) error {
+	was, ok := d.ids[n.Dir]
+	switch {
+	case d.otherMount(st):
+		return ErrOtherFS
+	case !ok, st.ino != was.ino, d.exact && (st.hasBtime != was.hasBtime || st.btime != was.btime):
+		return ErrChanged // overlayfs's copy-up, which deleting below does, gives a new birth time
+	case down && st.ctime != was.ctime:
+		return ErrChanged // an entry made, renamed or deleted in it since
+	}
+	return nil
+}
+
+// otherMount reports whether st is on another file system or mount than
+// the deleted entry's directory, or the root of a mount.
+func (d *deletion) otherMount(st *diskEntry) bool {
+	return st.mountRoot || st.dev != d.dev || d.hasMnt && st.hasMnt && st.mnt != d.mnt
+}
+
+// sameType reports whether mode, an entry's type on disk, is the type n
+// was scanned with (an excluded entry's: not a directory).
+func sameType(n *Node, mode uint32) bool {
+	switch {
+	case mode == unix.S_IFDIR:
+		return n.Dir != nil
+	case n.Dir != nil:
+		return false
+	case n.Flags&Excluded != 0:
+		return true
+	case mode == unix.S_IFLNK:
+		return n.Flags&Symlink != 0
+	case mode == unix.S_IFREG:
+		return n.Flags&NotReg == 0
+	}
+	return n.Flags&NotReg != 0 && n.Flags&Symlink == 0
+}
+
+// listed checks that the directory fd, n's, holds no name n's scan did
+// not list. The listing order is usually the scan's, which spares a map.
+func (d *deletion) listed(fd int, n *Node) error {
+	if d.buf == nil {
+		d.buf = make([]byte, 32<<10)
+	}
+	kids := n.Dir.Kids
+	var scanned map[string]struct{}
+	i := 0
+	for {
+		m, err := unix.ReadDirent(fd, d.buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return &pathError{d.path(""), err}
+		}
+		if m <= 0 {
+			return nil
+		}
+		_, _, d.names = unix.ParseDirent(d.buf[:m], -1, d.names[:0])
+		for _, name := range d.names {
+			if scanned == nil {
+				if i < len(kids) && kids[i].Name == name {
+					i++
+					continue
+				}
+				scanned = make(map[string]struct{}, len(kids))
+				for j := range kids {
+					scanned[kids[j].Name] = struct{}{}
+				}
+			}
+			if _, ok := scanned[name]; !ok {
+				return &pathError{d.path(name), ErrNotEmpty}
+			}
+		}
+	}
+}
+
+// openAt opens the directory name in the directory parent without
+// following a link, and stats it.
+func (d *deletion) openAt(parent int, name string) (int, diskEntry, error) {
+	open := func() (int, error) {
+		return unix.Openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	}
+	fd, err := retry(open)
+	for errors.Is(err, unix.EMFILE) && d.closeOne() {
+		fd, err = retry(open) // fewer descriptors than the budget: the limit's
+	}
+	switch {
+	case errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP):
+		return -1, diskEntry{}, ErrChanged // now a file, or a symbolic link
+	case err != nil:
+		return -1, diskEntry{}, err
+	}
+	st, err := statAt(fd, "")
+	if err != nil {
+		unix.Close(fd)
+		return -1, diskEntry{}, err
+	}
+	return fd, st, nil
+}
+
+// reopen is the descriptor of up, the directory above l: open, or found
+// again from l through "..", as the first phase found it.
+func (d *deletion) reopen(up, l *level) (int, error) {
+	if up.fd >= 0 {
+		return up.fd, nil
+	}
+	fd, st, err := d.openAt(l.fd, "..")
+	if err == nil {
+		if err = d.asFound(up.node, &st, false); err != nil {
+			unix.Close(fd)
+		}
+	}
+	if err != nil {
+		return -1, &pathError{d.path(""), err}
+	}
+	up.fd = fd
+	d.open++
+	return fd, nil
+}
+
+// path is the names from the deleted entry down to name in the directory
+// on top of the stack (to the top itself when name is "").
+func (d *deletion) path(name string) []string {
+	out := make([]string, 0, len(d.stack)+1)
+	for _, l := range d.stack {
+		out = append(out, l.node.Name)
+	}
+	if name != "" {
+		out = append(out, name)
+	}
+	return out
+}
+
+// stop is a *StoppedError once the context is done.
+func (d *deletion) stop() error {
+	if d.ctx.Err() == nil {
+		return nil
+	}
+	return d.stopped(context.Cause(d.ctx))
+}
+
+func (d *deletion) stopped(err error) error {
+	return &StoppedError{Files: d.files, Dirs: d.dirs, Bytes: d.bytes, Err: err}
+}
+
+func (d *deletion) push(n *Node, fd int) {
+	d.stack = append(d.stack, &level{node: n, fd: fd})
+	d.open++
+	for d.open > openBudget && d.closeOne() {
+	}
+}
+
+// closeOne closes the open directory nearest the top of the tree, but for
+// the deepest; false when there is none to close.
+func (d *deletion) closeOne() bool {
+	for _, l := range d.stack[:max(len(d.stack)-1, 0)] {
+		if l.fd >= 0 {
+			d.close(l)
+			return true
+		}
+	}
+	return false
+}
+
+func (d *deletion) close(l *level) {
+	if l.fd >= 0 {
+		unix.Close(l.fd)
+		l.fd = -1
+		d.open--
+	}
+}
+
+// closeAll closes what the stack holds, however the phase ended.
+func (d *deletion) closeAll() {
+	for _, l := range d.stack {
+		d.close(l)
+	}
+	d.stack = d.stack[:0]
 }
 
 // aboveError words a failure to reach the entry's directory: moved,
@@ -36,8 +587,9 @@ func aboveError(err error) error {
 }
 
 // openDir opens the directory at names from the root down, one level at a
-// time without following a link, each checked to be the one scanned; it
-// holds one descriptor at the end, whatever the depth or the path's length.
+// time without following a link, each checked to be the one scanned (its
+// device and inode) and no mount root; it holds one descriptor at the end,
+// whatever the depth or the path's length.
 func (t *Tree) openDir(names []string) (int, error) {
 	n := &t.Root
 	fd, err := retry(func() (int, error) {
@@ -46,7 +598,7 @@ func (t *Tree) openDir(names []string) (int, error) {
 	if err != nil {
 		return -1, &fs.PathError{Op: "open", Path: n.Name, Err: err}
 	}
-	if err := sameDir(fd, n); err != nil {
+	if err := onPath(fd, n, false); err != nil {
 		unix.Close(fd)
 		return -1, err
 	}
@@ -56,8 +608,18 @@ func (t *Tree) openDir(names []string) (int, error) {
 			unix.Close(fd)
 			return -1, ErrChanged
 		}
-		child, err := openChild(fd, k)
+		child, err := retry(func() (int, error) {
+			return unix.Openat(fd, k.Name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		})
 		unix.Close(fd)
+		switch {
+		case errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP):
+			err = ErrChanged // now a file, or a symbolic link
+		case err == nil:
+			if err = onPath(child, k, true); err != nil {
+				unix.Close(child)
+			}
+		}
 		if err != nil {
 			return -1, &pathError{names[:i+1], err}
 		}
@@ -66,200 +628,17 @@ func (t *Tree) openDir(names []string) (int, error) {
 	return fd, nil
 }
 
-// openChild opens k, a subdirectory of the directory fd, and checks it is
-// the directory scanned and no mount point.
-func openChild(fd int, k *Node) (int, error) {
-	child, err := retry(func() (int, error) {
-		return unix.Openat(fd, k.Name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	})
+// onPath checks that fd is the directory n was scanned as and, below the
+// root, no mount root.
+func onPath(fd int, n *Node, below bool) error {
+	st, err := statAt(fd, "")
 	switch {
-	case errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP):
-		return -1, ErrChanged // now a file, or a symbolic link
 	case err != nil:
-		return -1, err
-	}
-	if err := sameDir(child, k); err != nil {
-		unix.Close(child)
-		return -1, err
-	}
-	if mountRoot(child) {
-		unix.Close(child)
-		return -1, ErrOtherFS
-	}
-	return child, nil
-}
-
-// sameDir checks that fd is the directory n was scanned as.
-func sameDir(fd int, n *Node) error {
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
 		return err
-	}
-	if dirfd.DevNum(st.Dev) != n.Dir.Dev {
+	case st.dev != n.Dir.Dev || below && st.mountRoot:
 		return ErrOtherFS // a file system mounted there since
-	}
-	if uint64(st.Ino) != n.Ino {
+	case st.ino != n.Ino:
 		return ErrChanged
-	}
-	return nil
-}
-
-// removeAt deletes k from the directory fd: what the scan found in it,
-// then k itself. It goes on past an error, as rm -r does, and returns the
-// first.
-func removeAt(fd int, k *Node, path []string) error {
-	if k.Dir == nil {
-		return removeFile(fd, k, path)
-	}
-	child, err := openChild(fd, k)
-	if err != nil {
-		return &pathError{path, err}
-	}
-	r := &remover{}
-	r.push(k, child, path)
-	return r.run(fd)
-}
-
-// openBudget is the most descriptors a deletion keeps open, whatever the
-// depth: deeper, the directories above are closed and found again from
-// below through "..", checked to be the ones scanned.
-const openBudget = 8
-
-// remover deletes a directory's subtree depth first, without recursion.
-type remover struct {
-	stack []*level
-	open  int
-	first error
-}
-
-// level is a directory being emptied: its descriptor (-1 while closed for
-// the budget) and its next entry.
-type level struct {
-	node *Node
-	fd   int
-	next int
-	path []string
-}
-
-func (r *remover) fail(err error) {
-	if err != nil && !errors.Is(err, fs.ErrNotExist) && r.first == nil {
-		r.first = err
-	}
-}
-
-func (r *remover) push(n *Node, fd int, path []string) {
-	r.stack = append(r.stack, &level{node: n, fd: fd, path: path})
-	r.open++
-	for r.open > openBudget && r.closeOne() {
-	}
-}
-
-// closeOne closes the open directory nearest the top of the tree, but for
-// the deepest; false when there is none to close.
-func (r *remover) closeOne() bool {
-	for _, l := range r.stack[:max(len(r.stack)-1, 0)] {
-		if l.fd >= 0 {
-			unix.Close(l.fd)
-			l.fd = -1
-			r.open--
-			return true
-		}
-	}
-	return false
-}
-
-// run empties and removes the directories on the stack; top is the
-// directory holding the first, open for the whole run.
-func (r *remover) run(top int) error {
-	for len(r.stack) > 0 {
-		l := r.stack[len(r.stack)-1]
-		if l.next < len(l.node.Dir.Kids) {
-			r.step(l)
-			continue
-		}
-		r.stack = r.stack[:len(r.stack)-1]
-		parent := top
-		if len(r.stack) > 0 {
-			parent = r.reopen(r.stack[len(r.stack)-1], l)
-		}
-		unix.Close(l.fd)
-		r.open--
-		if parent < 0 {
-			continue // its directory could not be found again: reported
-		}
-		err := unix.Unlinkat(parent, l.node.Name, unix.AT_REMOVEDIR)
-		if errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
-			err = ErrNotEmpty
-		}
-		if err != nil {
-			r.fail(&pathError{l.path, err})
-		}
-	}
-	return r.first
-}
-
-// step deletes l's next entry, or opens it to empty it first.
-func (r *remover) step(l *level) {
-	kid := &l.node.Dir.Kids[l.next]
-	l.next++
-	path := append(slices.Clone(l.path), kid.Name)
-	if kid.Dir == nil {
-		r.fail(removeFile(l.fd, kid, path))
-		return
-	}
-	fd, err := openChild(l.fd, kid)
-	for errors.Is(err, unix.EMFILE) && r.closeOne() {
-		fd, err = openChild(l.fd, kid) // fewer descriptors than the budget: the limit's
-	}
-	if err != nil {
-		r.fail(&pathError{path, err})
-		return
-	}
-	r.push(kid, fd, path)
-}
-
-// reopen is the descriptor of up, the directory above l: open, or found
-// again from l through "..".
-func (r *remover) reopen(up, l *level) int {
-	if up.fd >= 0 {
-		return up.fd
-	}
-	dotdot := func() (int, error) {
-		return unix.Openat(l.fd, "..", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	}
-	fd, err := retry(dotdot)
-	for errors.Is(err, unix.EMFILE) && r.closeOne() {
-		fd, err = retry(dotdot)
-	}
-	if err == nil {
-		if err = sameDir(fd, up.node); err != nil {
-			unix.Close(fd)
-		}
-	}
-	if err != nil {
-		r.fail(&pathError{up.path, err})
-		return -1
-	}
-	up.fd = fd
-	r.open++
-	return fd
-}
-
-func removeFile(fd int, k *Node, path []string) error {
-	var st unix.Stat_t
-	if err := unix.Fstatat(fd, k.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return &pathError{path, err}
-	}
-	switch {
-	case st.Mode&unix.S_IFMT == unix.S_IFDIR && k.Flags&Excluded != 0:
-		return &pathError{path, ErrUnknown}
-	case k.Ino == 0:
-		return &pathError{path, ErrUnknown} // no inode to check it by
-	case st.Mode&unix.S_IFMT == unix.S_IFDIR, uint64(st.Ino) != k.Ino:
-		return &pathError{path, ErrChanged}
-	}
-	if err := unix.Unlinkat(fd, k.Name, 0); err != nil {
-		return &pathError{path, err}
 	}
 	return nil
 }

@@ -83,6 +83,10 @@ type scanner struct {
 	top     *Node
 	rootLen int // len(root path): what precedes the names below it
 
+	// started is when the scan began, before any directory was listed:
+	// each Dir's Scanned.
+	started int64
+
 	mu   sync.Mutex
 	errs []Error
 }
@@ -92,7 +96,8 @@ type scanner struct {
 const listed Flags = 1 << 15
 
 func scanInto(ctx context.Context, root string, top *Node, o ScanOptions) ([]Error, error) {
-	s := &scanner{o: o, top: top, rootLen: len(root)}
+	s := &scanner{o: o, top: top, rootLen: len(root), started: scanClock()}
+	top.Dir.Scanned = s.started
 	opts := &walk.Options{
 		Workers:       o.Workers,
 		IOWorkers:     o.IOWorkers,
@@ -172,7 +177,7 @@ func (s *scanner) dir(d *walk.Dir) error {
 				k.Flags |= wasDir
 			}
 		} else if e.Type.IsDir() {
-			k.Dir = &Dir{}
+			k.Dir = &Dir{Scanned: s.started}
 			keep = append(keep, *e)
 			if sd.pending == nil {
 				sd.pending = map[string]int{}

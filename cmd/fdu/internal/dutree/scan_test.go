@@ -45,6 +45,7 @@ func makeTree(t *testing.T) string {
 	must(err)
 	must(f.Truncate(1 << 20))
 	f.Close()
+	settle(t, root)
 	return root
 }
 
@@ -146,7 +147,7 @@ func TestDeleteUpdatesAncestors(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := tr.Find([]string{"x"})
-	if err := tr.Delete([]string{"x"}, "y"); err != nil {
+	if err := tr.Delete(context.Background(), []string{"x"}, "y"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(filepath.Join(root, "x/y")); !errors.Is(err, os.ErrNotExist) {
@@ -161,7 +162,7 @@ func TestDeleteUpdatesAncestors(t *testing.T) {
 	// The counted link goes: the other link is counted now, and the
 	// total, as du's, is unchanged.
 	before := tr.Root.Dir.Dsize
-	if err := tr.Delete([]string{"a"}, "f"); err != nil {
+	if err := tr.Delete(context.Background(), []string{"a"}, "f"); err != nil {
 		t.Fatal(err)
 	}
 	if hl := tr.Find([]string{"x", "hl"}); hl.Flags&LinkSeen != 0 {
@@ -182,7 +183,7 @@ func TestDeleteRefusesWhatChanged(t *testing.T) {
 	p := filepath.Join(root, "a", "f")
 	os.Remove(p)
 	os.WriteFile(p, []byte("new"), 0o644)
-	if err := tr.Delete([]string{"a"}, "f"); !errors.Is(err, ErrChanged) {
+	if err := tr.Delete(context.Background(), []string{"a"}, "f"); !errors.Is(err, ErrChanged) {
 		t.Errorf("replaced file: %v, want ErrChanged", err)
 	}
 	if _, err := os.Stat(p); err != nil {
@@ -197,7 +198,7 @@ func TestDeleteRefusesWhatChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Symlink(other, x)
-	if err := tr.Delete([]string{"x"}, "y"); err == nil {
+	if err := tr.Delete(context.Background(), []string{"x"}, "y"); err == nil {
 		t.Errorf("deleted through a symbolic link")
 	}
 	if _, err := os.Stat(filepath.Join(other, "y")); err != nil {

@@ -40,6 +40,11 @@ type Node struct {
 type Dir struct {
 	Kids []Node
 	Dev  uint64 // the device of the directory and of its files
+	// Scanned is when the scan that listed the directory began, in ns
+	// since 1970 (Linux: CLOCK_REALTIME_COARSE, the clock file times are
+	// stamped from): an entry born since is not the one listed, even with
+	// the inode listed. 0 for a tree read from a file.
+	Scanned int64
 
 	// Totals, the directory's own sizes included: each file counted once
 	// however many links lead to it within the tree.
@@ -52,6 +57,12 @@ type Dir struct {
 type Tree struct {
 	Root  Node
 	Given string // the path scanned as given ("" when read from a file)
+
+	// ours is, for each inode (device, inode) whose ctime a deletion
+	// changed without removing it (a directory emptied of an entry, a file
+	// with another link left), a time (ns) no earlier than that change:
+	// where there is no birth time, a ctime up to it is not someone else's.
+	ours map[[2]uint64]int64
 }
 
 // IsDir reports whether n is a directory.
