@@ -45,7 +45,7 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 			mu.Lock()
 			defer mu.Unlock()
 			out.Flush()
-			fmt.Fprintf(stderr, "frd: %v\n", e)
+			warn(stderr, "frd", e)
 			status = 1
 			return nil
 		}}
@@ -90,7 +90,7 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 			total.Add(1) // the DIR itself, as find counts it
 		}
 		if err := walk.Dirs(context.Background(), dir, opts, fn); err != nil {
-			fmt.Fprintf(stderr, "frd: %v\n", err)
+			warn(stderr, "frd", err)
 			status = 1
 		}
 	}
@@ -98,7 +98,7 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(out, total.Load())
 	}
 	if err := out.Flush(); err != nil {
-		fmt.Fprintf(stderr, "frd: %v\n", err)
+		warn(stderr, "frd", err)
 		return 1
 	}
 	return status

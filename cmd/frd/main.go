@@ -107,7 +107,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		var err error
 		entries, err = list(&l, entries[:0], dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "frd: %v\n", err)
+			warn(stderr, "frd", err)
 			status = 1
 		}
 		frd.SortByName(entries)
@@ -117,7 +117,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 				out.Entries[i] = toJSON(e)
 			}
 			if err := enc.Encode(out); err != nil {
-				fmt.Fprintf(stderr, "frd: %v\n", err)
+				warn(stderr, "frd", err)
 				return 1
 			}
 			continue

@@ -63,14 +63,14 @@ func runClone(args []string, stdout, stderr io.Writer) int {
 	}()
 	res, err := tree.CloneContext(ctx, fs.Arg(0), fs.Arg(1), opts)
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "frd clone: %v\n", w)
+		warn(stderr, "frd clone", w)
 	}
 	switch {
 	case got.Load() != nil && errors.Is(err, context.Canceled):
-		fmt.Fprintf(stderr, "frd clone: interrupted; %s not made\n", fs.Arg(1))
+		warn(stderr, "frd clone", "interrupted; "+fs.Arg(1)+" not made")
 		return 128 + int(got.Load().(syscall.Signal)) // 130 for SIGINT, 143 for SIGTERM
 	case err != nil:
-		fmt.Fprintf(stderr, "frd clone: %v\n", err)
+		warn(stderr, "frd clone", err)
 		return 1
 	}
 	fmt.Fprintln(stdout, res)
@@ -102,7 +102,7 @@ func runChmod(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%d %s\n", n, what)
 	if err != nil {
-		fmt.Fprintf(stderr, "frd chmod: %v\n", err)
+		warn(stderr, "frd chmod", err)
 		return 1
 	}
 	return 0

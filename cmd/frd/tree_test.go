@@ -69,3 +69,21 @@ func TestCloneAndChmodCommands(t *testing.T) {
 		t.Errorf("chmod through a link given as DIR: file mode %v", fi.Mode().Perm())
 	}
 }
+
+// TestMessagesEscapeNames: a path in an error names what another user
+// may have named, escapes and all: frd prints it escaped.
+func TestMessagesEscapeNames(t *testing.T) {
+	base := t.TempDir()
+	lnk := filepath.Join(base, "X\x1b]2;PWN\x07\x1b[2J")
+	if err := os.Symlink(base, lnk); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"chmod", "--files-readonly", lnk}, &out, &errb); code != 1 {
+		t.Fatalf("chmod of a link: exit %d", code)
+	}
+	msg := errb.String()
+	if strings.ContainsAny(msg, "\x1b\x07") || !strings.Contains(msg, `X\x1b]2;PWN\a\x1b[2J`) {
+		t.Errorf("the message holds the name unescaped, or not at all: %q", msg)
+	}
+}
