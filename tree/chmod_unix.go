@@ -15,10 +15,12 @@ import (
 
 // FilesReadOnly clears the write bits of every regular file under dir,
 // keeping its execute bits, as a build cache seals its outputs. It never
-// follows or changes a symbolic link: each file is changed relative to its
-// open directory with fchmodat2 and AT_SYMLINK_NOFOLLOW, so a file swapped
-// for a link in the meantime is refused, not followed; a symbolic link
-// given as dir is refused too (ErrSymlink). It returns how many files it
+// follows or changes a symbolic link: each file is opened relative to its
+// open directory without following a link (O_PATH on Linux), and its new
+// mode is computed from and set through that descriptor, so a file
+// exchanged for another under its name between the two is never given the
+// other's mode, and a link is refused, not followed; a symbolic link given
+// as dir is refused too (ErrSymlink). It returns how many files it
 // changed; a dangling link does not fail it.
 func FilesReadOnly(dir string, workers int) (int, error) {
 	var n atomic.Int64
@@ -28,21 +30,36 @@ func FilesReadOnly(dir string, workers int) (int, error) {
 			if !e.Type.IsRegular() {
 				continue
 			}
-			var st unix.Stat_t
-			if err := unix.Fstatat(fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-				return &Error{Op: "fstatat", Path: d.Path + "/" + e.Name, Err: err}
+			changed, err := sealFile(fd, e.Name)
+			if err != nil {
+				return &Error{Op: "chmod", Path: d.Path + "/" + e.Name, Err: err}
 			}
-			if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o222 == 0 {
-				continue
+			if changed {
+				n.Add(1)
 			}
-			if err := chmodNoFollow(fd, e.Name, uint32(st.Mode)&07777&^0o222); err != nil {
-				return &Error{Op: "fchmodat2", Path: d.Path + "/" + e.Name, Err: err}
-			}
-			n.Add(1)
 		}
 		return nil
 	})
 	return int(n.Load()), err
+}
+
+// sealFile clears the write bits of name in the open directory dirfd if
+// it is a regular file with any, reading the mode it changes from the very
+// inode it changes.
+func sealFile(dirfd int, name string) (changed bool, err error) {
+	fd, err := openNoFollow(dirfd, name)
+	if err != nil {
+		return false, err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return false, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o222 == 0 {
+		return false, nil
+	}
+	return true, chmodFd(fd, &st, dirfd, name, uint32(st.Mode)&07777&^0o222)
 }
 
 // DirsWritable sets the owner's write bit on every directory under dir,
@@ -73,7 +90,7 @@ func DirsWritable(dir string, workers int) (int, error) {
 }
 
 // chmodPerWorker is the most descriptors a permission walk's worker holds
-// at once: the directory, and chmodNoFollow's two.
+// at once: the directory, and sealFile's two.
 const chmodPerWorker = 3
 
 // permWalk walks dir with fn, returning the first error. dir's last

@@ -285,3 +285,56 @@ func TestCloneWorkDirReplaced(t *testing.T) {
 		})
 	}
 }
+
+// TestSealFileExchangedForRootsFile: in a directory of the tree that
+// another user may write, their set-id, world-writable file and root's
+// files change places while root seals the tree's files. Root's files may
+// lose write bits, and never gain a bit: the mode written is the mode of
+// the file it is written to.
+func TestSealFileExchangedForRootsFile(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root, to race a root user's run as nobody")
+	}
+	world := testfs.WorldDir(t)
+	out := filepath.Join(world, "tree", "out")
+	must(t, os.MkdirAll(out, 0o755))
+	must(t, os.Chown(out, nobody, nobody))
+	tool, key := filepath.Join(out, "tool"), filepath.Join(out, "key")
+	must(t, os.WriteFile(tool, []byte("#!/bin/sh\n"), 0o755))
+	must(t, os.Chmod(tool, 0o755))
+	must(t, os.WriteFile(key, []byte("root's"), 0o600))
+	for mine, roots := range map[string]string{"mine1": tool, "mine2": key} {
+		mine = filepath.Join(out, mine)
+		must(t, os.WriteFile(mine, nil, 0o644))
+		must(t, os.Chown(mine, nobody, nobody))
+		must(t, os.Chmod(mine, 0o6777))
+		testfs.SwapAsNobody(t, world, mine, roots)
+	}
+	for i := range 1000 {
+		if _, err := FilesReadOnly(filepath.Join(world, "tree"), 1); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		des, err := os.ReadDir(out)
+		must(t, err)
+		for _, de := range des {
+			fi, err := os.Lstat(filepath.Join(out, de.Name()))
+			if err != nil {
+				continue
+			}
+			st := fi.Sys().(*syscall.Stat_t)
+			if st.Uid == 0 && (fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid) != 0 || fi.Mode().Perm()&^0o755 != 0) {
+				t.Fatalf("run %d: root's %s was given mode %v", i, de.Name(), fi.Mode())
+			}
+		}
+		// The other user makes theirs writable again for the next run
+		// (through the file's own descriptor: the names keep moving).
+		for _, de := range des {
+			if f, err := os.OpenFile(filepath.Join(out, de.Name()), os.O_RDONLY|syscall.O_NOFOLLOW, 0); err == nil {
+				if fi, err := f.Stat(); err == nil && fi.Sys().(*syscall.Stat_t).Uid == nobody {
+					f.Chmod(0o777 | fs.ModeSetuid | fs.ModeSetgid)
+				}
+				f.Close()
+			}
+		}
+	}
+}

@@ -61,6 +61,17 @@ func chmodNoFollow(dirfd int, name string, mode uint32) error {
 	return unix.Fchmodat(dirfd, name, mode, unix.AT_SYMLINK_NOFOLLOW)
 }
 
+// openNoFollow opens name in dirfd to stat and change it, never through a
+// link; O_NONBLOCK so that a FIFO put in its place does not block.
+func openNoFollow(dirfd int, name string) (int, error) {
+	return unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+}
+
+// chmodFd sets the mode of the file open as fd.
+func chmodFd(fd int, _ *unix.Stat_t, _ int, _ string, mode uint32) error {
+	return unix.Fchmod(fd, mode)
+}
+
 // errNoAttr is getxattr's answer for a name the file does not have.
 const errNoAttr = unix.ENOATTR
 

@@ -107,6 +107,43 @@ func chmodNoFollow(dirfd int, name string, mode uint32) error {
 	return unix.Fchmod(rfd, mode)
 }
 
+// openNoFollow opens name in dirfd to stat and change it, never through a
+// link and without opening the file itself (O_PATH: no FIFO blocks, no
+// device acts on an open).
+func openNoFollow(dirfd int, name string) (int, error) {
+	return unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+}
+
+// chmodFd sets the mode of the file open as fd (by openNoFollow; st is its
+// fstat): fchmodat2 with AT_EMPTY_PATH from Linux 6.6, else through
+// /proc/self/fd, else, without /proc, name in dirfd opened again for
+// reading and checked to be the same inode.
+func chmodFd(fd int, st *unix.Stat_t, dirfd int, name string, mode uint32) error {
+	if !testNoFchmodat2 {
+		err := fchmodat2(fd, "", mode, unix.AT_EMPTY_PATH)
+		if err != unix.ENOSYS {
+			return err
+		}
+	}
+	err := unix.Chmod(procFD+strconv.Itoa(fd), mode)
+	if err != unix.ENOENT {
+		return err
+	}
+	rfd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(rfd)
+	var again unix.Stat_t
+	if err := unix.Fstat(rfd, &again); err != nil {
+		return err
+	}
+	if again.Dev != st.Dev || again.Ino != st.Ino {
+		return unix.ESTALE // replaced in the meantime
+	}
+	return unix.Fchmod(rfd, mode)
+}
+
 // fchmodat2 is the system call itself (x/sys's Fchmodat turns its ENOSYS
 // into EOPNOTSUPP, which a link also gives).
 func fchmodat2(dirfd int, name string, mode uint32, flags int) error {
