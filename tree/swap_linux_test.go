@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"github.com/pbednarcik/flexreaddir/walk"
+	"golang.org/x/sys/unix"
 )
 
 // Another user who owns the directory holding a clone's source or a
@@ -337,4 +339,57 @@ func TestSealFileExchangedForRootsFile(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCloneIgnoresDestinationDefaultACL: the destination's parent, another
+// user's, has a default ACL giving them access to whatever is made in it.
+// Neither the clone's work directory nor anything of the clone inherits
+// it: root's 0640 file stays root's and its group's alone.
+func TestCloneIgnoresDestinationDefaultACL(t *testing.T) {
+	setfacl, err := exec.LookPath("setfacl")
+	if err != nil {
+		t.Skip("skipping: no setfacl (apt-get install acl)")
+	}
+	src := filepath.Join(t.TempDir(), "secret")
+	must(t, os.Mkdir(src, 0o710))
+	must(t, os.WriteFile(filepath.Join(src, "key"), []byte("root's"), 0o640))
+	home := filepath.Join(t.TempDir(), "home")
+	must(t, os.Mkdir(home, 0o755))
+	if out, err := exec.Command(setfacl, "-d", "-m", "u:65534:rwx", home).CombinedOutput(); err != nil {
+		t.Skipf("skipping: setfacl -d on %s: %v: %s", home, err, out)
+	}
+	var during []string
+	testHookDir = func(d *walk.Dir) {
+		des, _ := os.ReadDir(home)
+		for _, de := range des {
+			if strings.HasPrefix(de.Name(), TempPrefix) {
+				during = append(during, aclsOf(t, filepath.Join(home, de.Name()))...)
+			}
+		}
+	}
+	defer func() { testHookDir = nil }()
+	dst := filepath.Join(home, "copy")
+	if _, err := Clone(src, dst, &Options{Method: Copy, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if len(during) > 0 {
+		t.Errorf("the work directory had ACLs: %v", during)
+	}
+	for _, p := range []string{dst, filepath.Join(dst, "key")} {
+		if acls := aclsOf(t, p); len(acls) > 0 {
+			t.Errorf("%s inherited the destination's ACLs: %v", p, acls)
+		}
+	}
+}
+
+// aclsOf lists the POSIX ACLs p has.
+func aclsOf(t *testing.T, p string) []string {
+	t.Helper()
+	var have []string
+	for _, name := range []string{"system.posix_acl_access", "system.posix_acl_default"} {
+		if _, err := unix.Lgetxattr(p, name, nil); err == nil {
+			have = append(have, name)
+		}
+	}
+	return have
 }

@@ -28,6 +28,19 @@ func renameNoReplace(fromDir int, from string, toDir int, to string) error {
 	return unix.Renameat2(fromDir, from, toDir, to, unix.RENAME_NOREPLACE)
 }
 
+// dropACLs removes the POSIX ACLs of the open directory fd, its access
+// ACL and the default one its entries would inherit; a file system
+// without ACLs has none to remove.
+func dropACLs(fd int) error {
+	for _, name := range []string{"system.posix_acl_default", "system.posix_acl_access"} {
+		err := unix.Fremovexattr(fd, name)
+		if err != nil && err != unix.ENODATA && err != unix.EOPNOTSUPP {
+			return err
+		}
+	}
+	return nil
+}
+
 // birthTime is the open file fd's birth time, where the file system keeps
 // one (statx's STATX_BTIME).
 func birthTime(fd int) (time.Time, bool) {

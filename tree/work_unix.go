@@ -45,10 +45,11 @@ type work struct {
 	st     unix.Stat_t
 }
 
-// makeWork makes and opens a new work directory name in parent, and checks
-// that what it opened is what it made: a directory of its own user, empty,
-// and, where the file system keeps birth times, born after the mkdir
-// began. A directory renamed in under the name between the mkdir and the
+// makeWork makes and opens a new work directory name in parent, private to
+// its owner (mode 0700, no ACL, so nothing made in it inherits one), and
+// checks that what it opened is what it made: a directory of its own user,
+// empty, and, where the file system keeps birth times, born after the
+// mkdir began. A directory renamed in under the name between the mkdir and the
 // open fails one of these (one of another owner, or not empty; an empty
 // one of the same owner, made earlier, fails the birth time).
 func makeWork(parent int, parentPath, name string) (*work, error) {
@@ -64,6 +65,17 @@ func makeWork(parent int, parentPath, name string) (*work, error) {
 		return nil, dstErr("openat", path, err)
 	}
 	w := &work{parent: parent, name: name, path: path, fd: fd}
+	// A default ACL of parent's gives the new directory an ACL of its own
+	// (another user's entry, say): dropped, before anything is checked or
+	// made in it, so that only its owner may enter it.
+	if err := dropACLs(fd); err != nil {
+		unix.Close(fd)
+		return nil, dstErr("fremovexattr", path, err)
+	}
+	if err := unix.Fchmod(fd, 0o700); err != nil {
+		unix.Close(fd)
+		return nil, dstErr("fchmod", path, err)
+	}
 	if err := w.check(since); err != nil {
 		unix.Close(fd)
 		return nil, dstErr("clone", path, err)
