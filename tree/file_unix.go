@@ -5,7 +5,6 @@ package tree
 import (
 	"context"
 	"errors"
-	"math"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,6 +23,9 @@ func (c *cloner) file(srcDir int, srcName string, p *dstDir, dstDir int, name st
 		method = Copy // a link refused under Auto
 	}
 	in, st, err := openSource(srcDir, srcName, to)
+	if err == nil && testHookOpened != nil {
+		testHookOpened(in)
+	}
 	if err != nil {
 		if method == Auto && errors.Is(err, unix.EACCES) {
 			return c.linkUnreadable(srcDir, srcName, dstDir, name, to, err)
@@ -58,6 +60,10 @@ func (c *cloner) file(srcDir int, srcName string, p *dstDir, dstDir int, name st
 	}
 	return err
 }
+
+// testHookOpened, when a test sets it, runs once a source file is open and
+// stat'ed, before anything is read of it.
+var testHookOpened func(in int)
 
 // link makes name in dstDir a hard link of srcName in srcDir. Under Auto a
 // refused link is not an error: EPERM from fs.protected_hardlinks (a file
@@ -229,10 +235,10 @@ func (c *cloner) fill(in, out int, st *unix.Stat_t, to where, reflink bool) erro
 // copyData copies st.Size bytes from in to out, keeping holes: only the
 // data regions SEEK_DATA finds are copied in a file that has fewer blocks
 // than its size, and the file is then extended to its size. A file that
-// says it is empty is read to its end all the same, as /proc's files are.
+// says it is empty is read all the same (copyUnsized).
 func copyData(ctx context.Context, in, out int, st *unix.Stat_t) error {
 	if st.Size == 0 {
-		return copyUnsized(in, out)
+		return copyUnsized(ctx, in, out)
 	}
 	if st.Blocks*512 >= st.Size {
 		_, err := copyRange(ctx, in, out, 0, st.Size)
@@ -260,19 +266,37 @@ func copyData(ctx context.Context, in, out int, st *unix.Stat_t) error {
 	return unix.Ftruncate(out, st.Size)
 }
 
-// copyUnsized copies a file whose size says 0 to its end: one read for an
-// empty file.
-func copyUnsized(in, out int) error {
+// copyUnsized copies a file whose size said 0: one read for an empty file.
+// A file that has a size by now grew since its stat, and is copied as any
+// other of that size, holes kept (another user's empty file made a huge
+// sparse one must not be written out whole); one still of size 0 with
+// data is a file whose size means nothing (/proc's), read to its end.
+func copyUnsized(ctx context.Context, in, out int) error {
 	var first [512]byte
 	n, err := unix.Pread(in, first[:], 0)
 	if n <= 0 || err != nil {
 		return err
 	}
+	var now unix.Stat_t
+	if err := unix.Fstat(in, &now); err != nil {
+		return err
+	}
+	if now.Size > 0 {
+		return copyData(ctx, in, out, &now)
+	}
 	if _, err := unix.Pwrite(out, first[:n], 0); err != nil {
 		return err
 	}
-	_, err = preadWrite(in, out, int64(n), math.MaxInt64-int64(n))
-	return err
+	for off := int64(n); ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		k, err := preadWrite(in, out, off, copyChunk)
+		if err != nil || k < copyChunk {
+			return err
+		}
+		off += k
+	}
 }
 
 // copyChunk is how much copyRange copies between two looks at its context,

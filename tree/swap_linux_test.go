@@ -393,3 +393,30 @@ func aclsOf(t *testing.T, p string) []string {
 	}
 	return have
 }
+
+// TestCloneOfFileGrownSparse: an empty source file made a huge sparse one
+// between its stat and its copy (ftruncate, by the user who owns it) is
+// copied with its holes, not written out whole on the destination.
+func TestCloneOfFileGrownSparse(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	must(t, os.Mkdir(src, 0o755))
+	must(t, os.WriteFile(filepath.Join(src, "f"), nil, 0o644))
+	const grown = 1 << 30
+	testHookOpened = func(int) {
+		if f, err := os.OpenFile(filepath.Join(src, "f"), os.O_WRONLY, 0); err == nil {
+			f.WriteAt([]byte("x"), 0)
+			f.Truncate(grown)
+			f.Close()
+		}
+	}
+	defer func() { testHookOpened = nil }()
+	dst := filepath.Join(t.TempDir(), "dst")
+	if _, err := Clone(src, dst, &Options{Method: Copy, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	must(t, unix.Stat(filepath.Join(dst, "f"), &st))
+	if st.Blocks*512 > 1<<20 {
+		t.Errorf("the copy of a sparse %d-byte file holds %d bytes on disk", st.Size, st.Blocks*512)
+	}
+}
