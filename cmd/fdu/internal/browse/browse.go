@@ -371,15 +371,20 @@ func (b *browser) shell() {
 	if run == nil {
 		run = defaultShell
 	}
-	if err := b.cfg.Tree.Verify(b.names()); err != nil {
+	back, err := b.cfg.Tree.Enter(b.names(), b.path(""))
+	if err != nil {
 		b.message = textf("No shell: %v", err)
 		return
 	}
 	if err := b.s.Suspend(); err != nil {
+		back()
 		b.message = textf("Cannot suspend the screen: %v", err)
 		return
 	}
-	err := run(b.path(""))
+	err = run(b.path(""))
+	if berr := back(); berr != nil && err == nil {
+		err = berr
+	}
 	if rerr := b.s.Resume(); rerr != nil && err == nil {
 		err = rerr
 	}
@@ -405,8 +410,10 @@ func defaultShell(dir string) error {
 		sh = "/bin/sh"
 	}
 	fmt.Fprintf(os.Stdout, "fdu: a shell in %s; exit it to return to the browser\n", Escape(dir))
+	// The shell starts in fdu's working directory, which shell has made
+	// the directory shown through its descriptor: dir only names it.
 	cmd := exec.CommandContext(context.Background(), sh)
-	cmd.Dir, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, os.Stdin, os.Stdout, os.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	level, _ := strconv.Atoi(os.Getenv("FDU_LEVEL"))
 	cmd.Env = append(os.Environ(), "FDU_LEVEL="+strconv.Itoa(level+1)) // as ncdu's NCDU_LEVEL
 	return cmd.Run()

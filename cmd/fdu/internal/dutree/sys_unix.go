@@ -19,13 +19,28 @@ func fillStat(st fs.FileInfo, n *Node) {
 	}
 }
 
-// Verify checks that the directory at names below the root is still the
-// one scanned, reached without a symbolic link: what a shell there starts
-// from.
-func (t *Tree) Verify(names []string) error {
+// Enter makes the directory at names below the root, reached from the
+// root without a symbolic link and checked to be the one scanned, this
+// process's working directory, through its descriptor (fchdir), so that a
+// shell started there starts in that very directory whatever is renamed
+// meanwhile; back returns to the directory it was in. path names it
+// where the system has no descriptors to go by.
+func (t *Tree) Enter(names []string, path string) (back func() error, err error) {
 	fd, err := t.openDir(names)
-	if err == nil {
-		unix.Close(fd)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	defer unix.Close(fd)
+	cwd, err := unix.Open(".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: ".", Err: err}
+	}
+	if err := unix.Fchdir(fd); err != nil {
+		unix.Close(cwd)
+		return nil, &fs.PathError{Op: "fchdir", Path: path, Err: err}
+	}
+	return func() error {
+		defer unix.Close(cwd)
+		return unix.Fchdir(cwd)
+	}, nil
 }
