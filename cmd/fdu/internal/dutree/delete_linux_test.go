@@ -59,7 +59,7 @@ func TestDeleteNeverEntersAMount(t *testing.T) {
 			if c.before {
 				mount()
 			}
-			tr := scan(t, root, ScanOptions{Workers: 2})
+			tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 			if !c.before {
 				mount()
 			}
@@ -81,7 +81,7 @@ func TestDeleteRefusesTheUnknown(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "proj", "node_modules", "pkg", "big"), 5000)
 	mkfile(t, filepath.Join(root, "proj", "src", "main.go"), 10)
-	tr := scan(t, root, ScanOptions{Workers: 2, Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2), Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
 	if err := tr.Delete(nil, "proj"); !errors.Is(err, ErrUnknown) {
 		t.Errorf("holding an excluded directory: %v, want ErrUnknown", err)
 	}
@@ -97,7 +97,7 @@ func TestDeleteRefusesTheUnknown(t *testing.T) {
 	}
 	// A file gone already: the tree follows.
 	os.Remove(filepath.Join(root, "proj", "src", "new.go"))
-	tr = scan(t, root, ScanOptions{Workers: 1})
+	tr = scan(t, root, ScanOptions{Walk: walkWorkers(1)})
 	os.RemoveAll(filepath.Join(root, "proj", "src"))
 	if err := tr.Delete([]string{"proj"}, "src"); !errors.Is(err, ErrGone) || tr.Find([]string{"proj", "src"}) != nil {
 		t.Errorf("deleting what is gone: %v, want ErrGone and the entry out of the tree", err)
@@ -110,7 +110,7 @@ func TestDeleteRefusesTheUnknown(t *testing.T) {
 func TestDeleteWhenAboveMoved(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "a", "big", "f"), 30000)
-	tr := scan(t, root, ScanOptions{Workers: 2})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 	os.Rename(filepath.Join(root, "a"), filepath.Join(root, "a2"))
 	if err := tr.Delete([]string{"a"}, "big"); !errors.Is(err, ErrAbove) {
 		t.Errorf("%v, want ErrAbove", err)
@@ -126,7 +126,7 @@ func TestDeleteExcludedFileByInode(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "e", "a"), 1)
 	mkfile(t, filepath.Join(root, "e", "notes.keep"), 1)
-	tr := scan(t, root, ScanOptions{Workers: 1, Exclude: func(p string) bool { return strings.HasSuffix(p, ".keep") }})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1), Exclude: func(p string) bool { return strings.HasSuffix(p, ".keep") }})
 	mkfile(t, filepath.Join(root, "e", "n2"), 2) // another inode, while the old one lives
 	os.Rename(filepath.Join(root, "e", "n2"), filepath.Join(root, "e", "notes.keep"))
 	if err := tr.Delete(nil, "e"); !errors.Is(err, ErrChanged) {
@@ -143,7 +143,7 @@ func TestDeleteLowersLinkCounts(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "a", "f"), 5000)
 	os.Link(filepath.Join(root, "a", "f"), filepath.Join(root, "g"))
-	tr := scan(t, root, ScanOptions{Workers: 1})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
 	if err := tr.Delete(nil, "a"); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestDeleteBeyondPathMax(t *testing.T) {
 	}
 	unix.Close(leaf)
 	unix.Close(fd)
-	tr := scan(t, root, ScanOptions{Workers: 2})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 	if err := tr.Delete(names, "leaf"); err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestDeleteDeepUnderLowLimit(t *testing.T) {
 		}
 	}
 	mkfile(t, filepath.Join(dir, "leaf"), 10)
-	tr := scan(t, root, ScanOptions{Workers: 2})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 	testfs.LimitOpenFiles(t, 16)
 	before := testfs.OpenFiles(t)
 	if err := tr.Delete(nil, "top"); err != nil {
@@ -238,7 +238,7 @@ func TestStopsCloseDescriptors(t *testing.T) {
 	for _, p := range []string{"a/deep/d/d/d/f", "a/g", "ex/node_modules/x", "m/sub/keep", "v/w/f"} {
 		mkfile(t, filepath.Join(root, p), 10)
 	}
-	tr := scan(t, root, ScanOptions{Workers: 2, Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2), Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
 	testfs.BindMount(t, filepath.Join(root, "a"), filepath.Join(root, "m", "sub"))
 	mkfile(t, filepath.Join(root, "a", "g2"), 20) // another inode under the name
 	os.Rename(filepath.Join(root, "a", "g2"), filepath.Join(root, "a", "g"))
@@ -254,7 +254,7 @@ func TestStopsCloseDescriptors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Rescan(ctx, root, &tr.Root, ScanOptions{Workers: 2}); err == nil {
+	if _, err := Rescan(ctx, root, &tr.Root, ScanOptions{Walk: walkWorkers(2)}); err == nil {
 		t.Errorf("a cancelled rescan: no error")
 	}
 	if after := testfs.OpenFiles(t); after != before {

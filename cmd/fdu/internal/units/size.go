@@ -1,4 +1,4 @@
-package main
+package units
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 )
 
 // Output options, as GNU du's human_options sets them.
@@ -17,38 +19,45 @@ const (
 	humanB                     // the suffix ends in B
 )
 
-// blockSize is how sizes are printed: a unit in bytes and the options.
-type blockSize struct {
-	size uint64
+// BlockSize is how sizes are printed: a unit of Size bytes, and how its
+// suffix is shown. A count (--inodes) keeps the options with a Size of 1.
+type BlockSize struct {
+	Size uint64
 	opts int
 }
 
-// defaultBlockSize is du's unit when no option sets one: DU_BLOCK_SIZE,
+// Human is -h's unit: powers of 1024, the unit picked for each size.
+func Human() BlockSize { return BlockSize{Size: 1, opts: humanAutoscale | humanSI | humanBase1024} }
+
+// HumanSI is --si's: powers of 1000.
+func HumanSI() BlockSize { return BlockSize{Size: 1, opts: humanAutoscale | humanSI} }
+
+// DefaultBlockSize is du's unit when no option sets one: DU_BLOCK_SIZE,
 // BLOCK_SIZE, BLOCKSIZE, then 512 under POSIXLY_CORRECT, else 1024.
 // A value that does not parse is not an error, as with du: the default
 // unit stands, or with a bad suffix the number before it.
-func defaultBlockSize() (blockSize, error) {
-	def := blockSize{size: 1024}
+func DefaultBlockSize() BlockSize {
+	def := BlockSize{Size: 1024}
 	if _, ok := os.LookupEnv("POSIXLY_CORRECT"); ok {
-		def = blockSize{size: 512}
+		def = BlockSize{Size: 512}
 	}
 	for _, v := range []string{"DU_BLOCK_SIZE", "BLOCK_SIZE", "BLOCKSIZE"} {
 		if s, ok := os.LookupEnv(v); ok && s != "" {
-			b, err := parseBlockSize(s)
+			b, err := ParseBlockSize(s)
 			switch err {
 			case nil:
-				return b, nil
-			case errSizeSuffix:
+				return b
+			case ErrSizeSuffix:
 				if n := leadingNumber(strings.TrimPrefix(s, "'")); n > 0 {
-					return blockSize{size: n}, nil
+					return BlockSize{Size: n}
 				}
-			case errSizeOverflow:
-				return blockSize{size: math.MaxUint64}, nil
+			case ErrSizeOverflow:
+				return BlockSize{Size: math.MaxUint64}
 			}
-			return def, nil
+			return def
 		}
 	}
-	return def, nil
+	return def
 }
 
 // leadingNumber is the decimal number s begins with, 0 if none.
@@ -61,25 +70,25 @@ func leadingNumber(s string) uint64 {
 	return n
 }
 
-// parseBlockSize parses a --block-size SIZE the way du does: "human-readable",
+// ParseBlockSize parses a --block-size SIZE the way du does: "human-readable",
 // "si", or an optional number followed by an optional unit (K, KB, KiB, M,
 // ...). A unit without a number also prints the unit after each size.
-func parseBlockSize(spec string) (blockSize, error) {
+func ParseBlockSize(spec string) (BlockSize, error) {
 	switch spec {
 	case "human-readable":
-		return blockSize{size: 1, opts: humanAutoscale | humanSI | humanBase1024}, nil
+		return Human(), nil
 	case "si":
-		return blockSize{size: 1, opts: humanAutoscale | humanSI}, nil
+		return HumanSI(), nil
 	}
 	s := strings.TrimPrefix(spec, "'") // thousands grouping: the C locale has none
-	n, unit, err := parseSize(s)
+	n, unit, err := ParseSize(s)
 	if err != nil {
-		return blockSize{}, err
+		return BlockSize{}, err
 	}
 	if n == 0 {
-		return blockSize{}, errSizeInvalid
+		return BlockSize{}, ErrSizeInvalid
 	}
-	b := blockSize{size: n}
+	b := BlockSize{Size: n}
 	if s != "" && (s[0] < '0' || s[0] > '9') && unit != "" {
 		b.opts |= humanSI
 		if strings.HasSuffix(unit, "B") {
@@ -92,11 +101,11 @@ func parseBlockSize(spec string) (blockSize, error) {
 	return b, nil
 }
 
-// parseSize parses a number with an optional unit as xstrtoumax does with
+// ParseSize parses a number with an optional unit as xstrtoumax does with
 // du's suffixes: K, M, G, T, P, E, Z, Y, R, Q (powers of 1024; KB, MB...
 // powers of 1000; KiB... powers of 1024), b (512), c and B (1), k for K.
 // A unit alone means one of it. It returns the value and the unit.
-func parseSize(s string) (uint64, string, error) {
+func ParseSize(s string) (uint64, string, error) {
 	i := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
@@ -105,19 +114,19 @@ func parseSize(s string) (uint64, string, error) {
 	if i > 0 {
 		var err error
 		if n, err = strconv.ParseUint(s[:i], 10, 64); err != nil {
-			return 0, "", errSizeOverflow // digits only: too many of them
+			return 0, "", ErrSizeOverflow // digits only: too many of them
 		}
 	}
 	unit := s[i:]
 	if unit == "" {
 		if i == 0 {
-			return 0, "", errSizeInvalid
+			return 0, "", ErrSizeInvalid
 		}
 		return n, "", nil
 	}
-	badSuffix := errSizeSuffix
+	badSuffix := ErrSizeSuffix
 	if i == 0 {
-		badSuffix = errSizeInvalid // no number, and no unit either, as xstrtoumax sees it
+		badSuffix = ErrSizeInvalid // no number, and no unit either, as xstrtoumax sees it
 	}
 	var mult uint64
 	switch unit {
@@ -146,51 +155,69 @@ func parseSize(s string) (uint64, string, error) {
 		for range p + 1 {
 			hi, lo := bits.Mul64(mult, base)
 			if hi != 0 {
-				return 0, "", errSizeOverflow
+				return 0, "", ErrSizeOverflow
 			}
 			mult = lo
 		}
 	}
 	hi, lo := bits.Mul64(n, mult)
 	if hi != 0 {
-		return 0, "", errSizeOverflow
+		return 0, "", ErrSizeOverflow
 	}
 	return lo, unit, nil
 }
 
+// ParseThreshold parses -t SIZE: a size with du's units, negative to keep
+// the entries at most that large (down to -2^63, as xstrtoimax reads it).
+func ParseThreshold(s string) (int64, error) {
+	neg := strings.HasPrefix(s, "-")
+	n, _, err := ParseSize(strings.TrimPrefix(s, "-"))
+	switch {
+	case err != nil:
+		return 0, err
+	case neg && n == 0:
+		return 0, ErrSizeInvalid // du's own words for -0, below
+	case neg && n <= 1<<63:
+		return int64(-n), nil
+	case n > math.MaxInt64:
+		return 0, ErrSizeOverflow
+	}
+	return int64(n), nil
+}
+
 // The ways a size argument fails, as gnulib's xstrtol tells them apart.
 var (
-	errSizeInvalid  = errors.New("invalid")
-	errSizeSuffix   = errors.New("invalid suffix")
-	errSizeOverflow = errors.New("too large")
+	ErrSizeInvalid  = errors.New("invalid")
+	ErrSizeSuffix   = errors.New("invalid suffix")
+	ErrSizeOverflow = errors.New("too large")
 )
 
-// sizeMessage is du's message for the size argument arg of the option opt
+// SizeMessage is du's message for the size argument arg of the option opt
 // ("-B", "--threshold"...) that failed with err (xstrtol_fatal's words).
-func sizeMessage(err error, opt, arg string) string {
+func SizeMessage(err error, opt, arg string) string {
 	switch err {
-	case errSizeSuffix:
-		return "invalid suffix in " + opt + " argument " + quote(arg)
-	case errSizeOverflow:
-		return opt + " argument " + quote(arg) + " too large"
+	case ErrSizeSuffix:
+		return message.SizeSuffix(opt, arg)
+	case ErrSizeOverflow:
+		return message.SizeTooLarge(opt, arg)
 	}
-	return "invalid " + opt + " argument " + quote(arg)
+	return message.InvalidSize(opt, arg)
 }
 
 var powerLetter = "KMGTPEZYRQ"
 
-// format prints n bytes (or inodes, with a unit of 1) in the unit b, as
+// Format prints n bytes (or inodes, with a unit of 1) in the unit b, as
 // gnulib's human_readable does with du's options: rounding up, and under
 // autoscale one decimal below 10.
-func (b blockSize) format(n uint64) string {
+func (b BlockSize) Format(n uint64) string {
 	base := uint64(1000)
 	if b.opts&humanBase1024 != 0 {
 		base = 1024
 	}
 	const exponentMax = 10
 	amt, tenths, rounding := n, uint64(0), uint64(0)
-	if b.size > 1 {
-		d := b.size
+	if b.Size > 1 {
+		d := b.Size
 		r10 := (n % d) * 10
 		r2 := (r10 % d) * 2
 		amt = n / d
@@ -250,7 +277,7 @@ func (b blockSize) format(n uint64) string {
 	if b.opts&humanSI != 0 {
 		if exponent < 0 {
 			exponent = 0
-			for power := uint64(1); power < b.size; power *= base {
+			for power := uint64(1); power < b.Size; power *= base {
 				if exponent++; exponent == exponentMax {
 					break
 				}
