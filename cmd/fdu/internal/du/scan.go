@@ -47,8 +47,8 @@ func (s *Scanner) Config() *Config { return s.cfg }
 // walked: du stops there, and walks no later argument.
 func (s *Scanner) Stopped() bool { return s.moved }
 
-// count passes one listing to the progress display, if shown.
-func (s *Scanner) count(entries int, bytes uint64) {
+// showProgress passes one listing to the progress display, if shown.
+func (s *Scanner) showProgress(entries int, bytes uint64) {
 	if s.progress != nil {
 		s.progress.Listed(entries, bytes)
 	}
@@ -70,7 +70,7 @@ func (s *Scanner) Scan(ctx context.Context, root string) (*Dir, error) {
 // dir keeps one directory's listing, or one part of it, in its node.
 func (t *treeScan) dir(d *walk.Dir) error {
 	s, n := t.s, t.nodeOf(d)
-	if d.Batch == 0 && !t.reach(n, d) { // the directory itself, with its first part
+	if d.Batch == 0 && !t.walkHere(n, d) { // the directory itself, with its first part
 		return fs.SkipDir
 	}
 	listed := len(d.Entries)
@@ -88,19 +88,20 @@ func (t *treeScan) dir(d *walk.Dir) error {
 			cut()
 		},
 		func(e *frd.Entry) {
-			bytes += s.keepOrSum(n, e, d)
+			bytes += s.addFile(n, e, d)
 			cut()
 		})
 	if d.Batch == 0 {
 		bytes += n.own.Size
 	}
-	s.count(listed, bytes)
+	s.showProgress(listed, bytes)
 	return nil
 }
 
-// reach records the directory d, reached, in its node n; it returns false
-// when d was walked before by another path, and is not walked again.
-func (t *treeScan) reach(n *Dir, d *walk.Dir) bool {
+// walkHere records the directory d, reached, in its node n, and reports
+// whether it is walked here: not when it was walked before by another
+// path.
+func (t *treeScan) walkHere(n *Dir, d *walk.Dir) bool {
 	n.state = Listed
 	n.dev, n.ino = d.Info.Device, d.Info.FileID
 	if first := t.s.walkedBefore(n, d.Path, n.dev, n.ino); first != nil {
@@ -112,10 +113,10 @@ func (t *treeScan) reach(n *Dir, d *walk.Dir) bool {
 	return true
 }
 
-// keepOrSum counts e, a file of the directory d, in d's node n: as an
-// item when the report must see it, else in n's sum. It returns the
-// bytes e uses.
-func (s *Scanner) keepOrSum(n *Dir, e *frd.Entry, d *walk.Dir) uint64 {
+// addFile adds e, a file of the directory d, to d's node n: as an item
+// when the report must see it, else to n's sum. It returns the bytes e
+// uses.
+func (s *Scanner) addFile(n *Dir, e *frd.Entry, d *walk.Dir) uint64 {
 	u := s.entryUsage(e, d)
 	hash := s.hashed(e)
 	named := s.cfg.All || s.cfg.KeepFiles

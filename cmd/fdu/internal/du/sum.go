@@ -12,8 +12,8 @@ import (
 	"github.com/pbednarcik/flexreaddir/walk"
 )
 
-// sum is one Sum: its total so far, and the errors to report at its end.
-type sum struct {
+// sumWalk is one Sum: its total so far, and the errors to report at its end.
+type sumWalk struct {
 	s     *Scanner
 	links *walk.LinkSet
 
@@ -29,40 +29,40 @@ type sum struct {
 // prints no line. Errors are reported through errOut when the walk is
 // over, in the order du meets them.
 func (s *Scanner) Sum(ctx context.Context, root string, links *walk.LinkSet, errOut func(string)) (total Usage, ok bool) {
-	m := &sum{s: s, links: links, counted: true}
-	defer m.report(root, errOut)
-	err := walk.Dirs(ctx, root, s.cfg.WalkOptions(true, m.onError), m.dir)
+	w := &sumWalk{s: s, links: links, counted: true}
+	defer w.report(root, errOut)
+	err := walk.Dirs(ctx, root, s.cfg.WalkOptions(true, w.onError), w.dir)
 	switch {
-	case len(m.moved) > 0:
-		return m.total, false
-	case err != nil && m.total.Inodes == 0 && m.counted:
-		return m.total, false
+	case len(w.moved) > 0:
+		return w.total, false
+	case err != nil && w.total.Inodes == 0 && w.counted:
+		return w.total, false
 	}
-	return m.total, m.counted
+	return w.total, w.counted
 }
 
 // report prints the errors, which the walk met in no fixed order, in
 // du's.
-func (m *sum) report(root string, errOut func(string)) {
-	SortErrors(root, m.errs)
-	for _, e := range m.errs {
+func (w *sumWalk) report(root string, errOut func(string)) {
+	SortErrors(root, w.errs)
+	for _, e := range w.errs {
 		errOut(e.Msg)
 	}
-	if len(m.moved) > 0 {
+	if len(w.moved) > 0 {
 		// du stops at the first it meets: the argument prints no line,
 		// and no later argument is walked.
-		errOut(message.Moved(slices.Min(m.moved)))
-		m.s.moved = true
+		errOut(message.Moved(slices.Min(w.moved)))
+		w.s.moved = true
 	}
 }
 
 // dir adds up one directory's listing, or one part of it.
-func (m *sum) dir(d *walk.Dir) error {
-	s := m.s
+func (w *sumWalk) dir(d *walk.Dir) error {
+	s := w.s
 	var local Usage
 	if d.Batch == 0 { // the directory itself, with its first part
 		d.Data = true
-		if m.seen(d.Info.Device, d.Info.FileID, d.Parent == nil) {
+		if w.seen(d.Info.Device, d.Info.FileID, d.Parent == nil) {
 			return fs.SkipDir
 		}
 		local = s.entryUsage(&d.Info, d)
@@ -70,72 +70,72 @@ func (m *sum) dir(d *walk.Dir) error {
 	listed := len(d.Entries)
 	s.entries(d, func(*frd.Entry) {},
 		func(e *frd.Entry) {
-			if s.hashed(e) && !s.cfg.CountLinks && m.links.Seen(e.Device, e.FileID) {
+			if s.hashed(e) && !s.cfg.CountLinks && w.links.Seen(e.Device, e.FileID) {
 				return
 			}
 			local.Add(s.entryUsage(e, d))
 		})
-	s.count(listed, local.Size)
-	m.add(local)
+	s.showProgress(listed, local.Size)
+	w.add(local)
 	return nil
 }
 
 // seen reports whether the directory (dev, ino) was counted before, when
 // du counts each once; the root seen before prints no line.
-func (m *sum) seen(dev, ino uint64, root bool) bool {
-	if !m.s.cfg.DirsOnce() || !m.links.Seen(dev, ino) {
+func (w *sumWalk) seen(dev, ino uint64, root bool) bool {
+	if !w.s.cfg.DirsOnce() || !w.links.Seen(dev, ino) {
 		return false
 	}
 	if root {
-		m.counted = false
+		w.counted = false
 	}
 	return true
 }
 
-func (m *sum) add(u Usage) {
-	m.mu.Lock()
-	m.total.Add(u)
-	m.mu.Unlock()
+func (w *sumWalk) add(u Usage) {
+	w.mu.Lock()
+	w.total.Add(u)
+	w.mu.Unlock()
 }
 
-func (m *sum) addError(path, msg string) {
-	m.mu.Lock()
-	m.errs = append(m.errs, Error{path, msg})
-	m.mu.Unlock()
+func (w *sumWalk) addError(path, msg string) {
+	w.mu.Lock()
+	w.errs = append(w.errs, Error{path, msg})
+	w.mu.Unlock()
 }
 
-func (m *sum) onError(e *walk.Error) error {
+func (w *sumWalk) onError(e *walk.Error) error {
 	switch {
 	case errors.Is(e.Err, walk.ErrLoop): // under -L, du leaves a cycle out without a word
 	case errors.Is(e.Err, walk.ErrMoved):
-		m.mu.Lock()
-		m.moved = append(m.moved, e.Path)
-		m.mu.Unlock()
+		w.mu.Lock()
+		w.moved = append(w.moved, e.Path)
+		w.mu.Unlock()
 	case e.Dir != nil && e.Path == e.Dir.Path:
-		m.dirError(e)
+		w.dirError(e)
 	default:
 		// An entry that cannot be stat'ed: the walk leaves it out, and
 		// du does not count it either.
-		m.addError(e.Path, m.s.accessError(e))
+		w.addError(e.Path, w.s.accessError(e))
 	}
 	return nil
 }
 
 // dirError records the error of a directory not opened, or not read to
 // its end; one not opened counts its own size, as du counts it.
-func (m *sum) dirError(e *walk.Error) {
+func (w *sumWalk) dirError(e *walk.Error) {
 	if e.Dir.Data == nil {
-		st, ok := lstat(m.s.cfg, e.Path)
-		if ok && m.seen(st.Dev, st.Ino, e.Dir.Parent == nil) {
+		st, ok := lstat(w.s.cfg, e.Path)
+		if ok && w.seen(st.Dev, st.Ino, e.Dir.Parent == nil) {
 			return
 		}
 		if ok {
-			m.add(st.Use)
+			w.add(st.Use)
 		}
 	}
 	msg := message.CannotReadDir(e.Path, e.Err)
 	if unstatable(e) {
-		msg = m.s.accessError(e) // as Scan's onError says
+		msg = w.s.accessError(e) // as Scan's onError says
 	}
-	m.addError(e.Path, msg)
+	w.addError(e.Path, msg)
 }

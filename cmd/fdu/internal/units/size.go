@@ -206,15 +206,33 @@ func SizeMessage(err error, opt, arg string) string {
 
 var powerLetter = "KMGTPEZYRQ"
 
+// exponentMax is the largest power of the base human_readable scales to.
+const exponentMax = 10
+
 // Format prints n bytes (or inodes, with a unit of 1) in the unit b, as
 // gnulib's human_readable does with du's options: rounding up, and under
 // autoscale one decimal below 10.
 func (b BlockSize) Format(n uint64) string {
-	base := uint64(1000)
-	if b.opts&humanBase1024 != 0 {
-		base = 1024
+	amt, frac, exponent := b.scaled(n)
+	out := strconv.FormatUint(amt, 10) + frac
+	if b.opts&humanSI != 0 {
+		out += b.suffix(exponent)
 	}
-	const exponentMax = 10
+	return out
+}
+
+func (b BlockSize) base() uint64 {
+	if b.opts&humanBase1024 != 0 {
+		return 1024
+	}
+	return 1000
+}
+
+// scaled is n in the unit b, rounded up: the amount, its decimal under
+// autoscale ("" or ".d"), and the power of the base it was scaled by (-1
+// when b does not autoscale).
+func (b BlockSize) scaled(n uint64) (amt uint64, frac string, exponent int) {
+	base := b.base()
 	amt, tenths, rounding := n, uint64(0), uint64(0)
 	if b.Size > 1 {
 		d := b.Size
@@ -229,26 +247,11 @@ func (b BlockSize) Format(n uint64) string {
 			rounding = 2 + b2u(d < r2)
 		}
 	}
-	exponent := -1
-	frac := ""
+	exponent = -1
 	if b.opts&humanAutoscale != 0 {
 		exponent = 0
 		if base <= amt {
-			for {
-				r10 := (amt%base)*10 + tenths
-				r2 := (r10%base)*2 + (rounding >> 1)
-				amt /= base
-				tenths = r10 / base
-				if r2 < base {
-					rounding = b2u(r2+rounding != 0)
-				} else {
-					rounding = 2 + b2u(base < r2+rounding)
-				}
-				exponent++
-				if !(base <= amt && exponent < exponentMax) {
-					break
-				}
-			}
+			amt, tenths, rounding, exponent = autoscale(amt, tenths, rounding, base)
 			if amt < 10 {
 				if rounding > 0 {
 					tenths++
@@ -273,29 +276,55 @@ func (b BlockSize) Format(n uint64) string {
 			amt = 1
 		}
 	}
-	out := strconv.FormatUint(amt, 10) + frac
-	if b.opts&humanSI != 0 {
-		if exponent < 0 {
-			exponent = 0
-			for power := uint64(1); power < b.Size; power *= base {
-				if exponent++; exponent == exponentMax {
-					break
-				}
+	return amt, frac, exponent
+}
+
+// autoscale divides amt by base until it is below base, carrying its
+// tenths and rounding (0: none; 1: below half; 2: half; 3: above half),
+// and returns them with the power of base it divided by.
+func autoscale(amt, tenths, rounding, base uint64) (uint64, uint64, uint64, int) {
+	exponent := 0
+	for {
+		r10 := (amt%base)*10 + tenths
+		r2 := (r10%base)*2 + (rounding >> 1)
+		amt /= base
+		tenths = r10 / base
+		if r2 < base {
+			rounding = b2u(r2+rounding != 0)
+		} else {
+			rounding = 2 + b2u(base < r2+rounding)
+		}
+		exponent++
+		if !(base <= amt && exponent < exponentMax) {
+			return amt, tenths, rounding, exponent
+		}
+	}
+}
+
+// suffix is the unit a size scaled by the power exponent of the base
+// (-1: not scaled, b's own) is printed with.
+func (b BlockSize) suffix(exponent int) string {
+	if exponent < 0 {
+		exponent = 0
+		for power := uint64(1); power < b.Size; power *= b.base() {
+			if exponent++; exponent == exponentMax {
+				break
 			}
 		}
-		if exponent > 0 {
-			if b.opts&humanBase1024 == 0 && exponent == 1 {
-				out += "k"
-			} else {
-				out += powerLetter[exponent-1 : exponent]
-			}
+	}
+	out := ""
+	if exponent > 0 {
+		if b.opts&humanBase1024 == 0 && exponent == 1 {
+			out = "k"
+		} else {
+			out = powerLetter[exponent-1 : exponent]
 		}
-		if b.opts&humanB != 0 {
-			if b.opts&humanBase1024 != 0 && exponent > 0 {
-				out += "i"
-			}
-			out += "B"
+	}
+	if b.opts&humanB != 0 {
+		if b.opts&humanBase1024 != 0 && exponent > 0 {
+			out += "i"
 		}
+		out += "B"
 	}
 	return out
 }
