@@ -134,7 +134,8 @@ func errOr(err, otherwise error) error {
 }
 
 func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
-	o := dutree.ScanOptions{Walk: func() *walk.Options { return cfg.du.WalkOptions(false, nil) }} // one per scan: scans may overlap
+	// A walk's options per scan: a rescan may run beside a scan.
+	o := dutree.ScanOptions{Walk: func() *walk.Options { return cfg.du.WalkOptions(false, nil) }}
 	if cfg.du.Exclude.HasPatterns() {
 		o.Exclude = cfg.du.Exclude.Excluded
 	}

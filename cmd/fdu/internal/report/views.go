@@ -53,6 +53,8 @@ func ScanViews(ctx context.Context, cfg *Config, s *du.Scanner, args []du.Arg, m
 	return v
 }
 
+// done is false: only a sum stops at a directory moved while walked, and
+// a view scans every directory whole.
 func (v *Views) done() bool { return false }
 
 func (v *Views) fileArg(a du.Arg) {

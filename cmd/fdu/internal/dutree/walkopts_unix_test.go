@@ -1,3 +1,5 @@
+//go:build unix
+
 package dutree
 
 import "github.com/pbednarcik/flexreaddir/walk"
