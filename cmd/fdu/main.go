@@ -112,7 +112,7 @@ func (c *command) execute(cfg *config, files []string) int {
 	if cfg.browse {
 		return c.browseRun(cfg, cfg.flags, files)
 	}
-	var counter du.Progress
+	var counter du.Progress // nil, not an interface holding a nil *progress
 	if c.progress != nil {
 		counter = c.progress
 	}
