@@ -2,7 +2,6 @@ package du
 
 import (
 	"cmp"
-	"iter"
 	"slices"
 )
 
@@ -14,17 +13,16 @@ const (
 	ftsSortMin = 10000
 )
 
-// InDuOrder is each of d's items in the order du meets them at path: the
+// InDuOrder are d's items in the order du meets them at path: the
 // listing's, but in a directory of over 10,000 entries, which fts sorts
 // by inode number in the batches of 100,000 it reads them in (not on
 // tmpfs).
-func (d *Dir) InDuOrder(path string) iter.Seq[*Item] {
+func (d *Dir) InDuOrder(path string) Items {
 	if d.nentries <= ftsSortMin || isTmpfs(path) {
-		return d.items.all()
+		return d.items
 	}
 	big := func(i int) bool { return min(d.nentries-i*ftsBatch, ftsBatch) > ftsSortMin }
-	sorted := d.items.sortedIn(d.cuts, big, func(a, b Item) int { return cmp.Compare(a.inode(), b.inode()) })
-	return sorted.all()
+	return d.items.sortedIn(d.cuts, big, func(a, b Item) int { return cmp.Compare(a.inode(), b.inode()) })
 }
 
 // inode is the inode number it stands for.
@@ -37,7 +35,7 @@ func (it *Item) inode() uint64 {
 
 // sortedIn is l as one chunk, each span between cuts (item counts) sorted
 // by cmp, stably, if sort says so of its index.
-func (l *itemList) sortedIn(cuts []int, sort func(span int) bool, cmp func(a, b Item) int) itemList {
+func (l *Items) sortedIn(cuts []int, sort func(span int) bool, cmp func(a, b Item) int) Items {
 	var flat []Item
 	for _, c := range l.chunks {
 		flat = append(flat, c...)
@@ -52,5 +50,5 @@ func (l *itemList) sortedIn(cuts []int, sort func(span int) bool, cmp func(a, b 
 		}
 		start = end
 	}
-	return itemList{chunks: [][]Item{flat}}
+	return Items{chunks: [][]Item{flat}}
 }

@@ -88,7 +88,13 @@ func (t *treeScan) dir(d *walk.Dir) error {
 			cut()
 		},
 		func(e *frd.Entry) {
-			bytes += s.addFile(n, e, d)
+			u := s.entryUsage(e, d)
+			bytes += u.Size
+			if hash := s.hashed(e); hash || s.namesFiles() {
+				n.keep(e, u, hash, s.namesFiles())
+			} else {
+				n.sum.Add(u)
+			}
 			cut()
 		})
 	if d.Batch == 0 {
@@ -113,17 +119,13 @@ func (t *treeScan) walkHere(n *Dir, d *walk.Dir) bool {
 	return true
 }
 
-// addFile adds e, a file of the directory d, to d's node n: as an item
-// when the report must see it, else to n's sum. It returns the bytes e
-// uses.
-func (s *Scanner) addFile(n *Dir, e *frd.Entry, d *walk.Dir) uint64 {
-	u := s.entryUsage(e, d)
-	hash := s.hashed(e)
-	named := s.cfg.All || s.cfg.KeepFiles
-	if !named && !hash {
-		n.sum.Add(u)
-		return u.Size
-	}
+// namesFiles reports whether the scan keeps every file as an item, named:
+// -a prints each one's line, and a view shows each.
+func (s *Scanner) namesFiles() bool { return s.cfg.All || s.cfg.KeepFiles }
+
+// keep adds e, a file of n that uses u, as an item; hash sends it through
+// the hard-link set, and named keeps its name.
+func (n *Dir) keep(e *frd.Entry, u Usage, hash, named bool) {
 	it := Item{size: u.Size, ino: e.FileID}
 	if hash || u.TMax != (units.Stamp{}) || e.Device != n.dev {
 		it.more = &itemMore{dev: e.Device, tmax: u.TMax, hash: hash}
@@ -132,7 +134,6 @@ func (s *Scanner) addFile(n *Dir, e *frd.Entry, d *walk.Dir) uint64 {
 		it.off, it.len = n.addName(e.Name)
 	}
 	n.items.add(it)
-	return u.Size
 }
 
 // expect adds the subdirectory name to n's items, its node waiting for
@@ -140,7 +141,6 @@ func (s *Scanner) addFile(n *Dir, e *frd.Entry, d *walk.Dir) uint64 {
 func (n *Dir) expect(name string) {
 	c := &Dir{}
 	n.mu.Lock()
-	defer n.mu.Unlock()
 	it := Item{dir: c}
 	it.off, it.len = n.addName(name)
 	n.items.add(it)
@@ -148,6 +148,7 @@ func (n *Dir) expect(name string) {
 		n.expected = make(map[string]*Dir)
 	}
 	n.expected[strings.Clone(name)] = c
+	n.mu.Unlock()
 }
 
 // take returns the expected subdirectory name of n, or a new node when the

@@ -76,26 +76,26 @@ func (w *sumWalk) dir(d *walk.Dir) error {
 			local.Add(s.entryUsage(e, d))
 		})
 	s.showProgress(listed, local.Size)
-	w.add(local)
+	w.mu.Lock()
+	w.total.Add(local)
+	w.mu.Unlock()
 	return nil
 }
 
 // seen reports whether the directory (dev, ino) was counted before, when
 // du counts each once; the root seen before prints no line.
 func (w *sumWalk) seen(dev, ino uint64, root bool) bool {
-	if !w.s.cfg.DirsOnce() || !w.links.Seen(dev, ino) {
+	return w.s.cfg.DirsOnce() && w.seenBefore(dev, ino, root)
+}
+
+func (w *sumWalk) seenBefore(dev, ino uint64, root bool) bool {
+	if !w.links.Seen(dev, ino) {
 		return false
 	}
 	if root {
 		w.counted = false
 	}
 	return true
-}
-
-func (w *sumWalk) add(u Usage) {
-	w.mu.Lock()
-	w.total.Add(u)
-	w.mu.Unlock()
 }
 
 func (w *sumWalk) addError(path, msg string) {
@@ -130,7 +130,9 @@ func (w *sumWalk) dirError(e *walk.Error) {
 			return
 		}
 		if ok {
-			w.add(st.Use)
+			w.mu.Lock()
+			w.total.Add(st.Use)
+			w.mu.Unlock()
 		}
 	}
 	msg := message.CannotReadDir(e.Path, e.Err)

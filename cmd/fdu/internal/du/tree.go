@@ -44,12 +44,12 @@ type Dir struct {
 	walkPath string // where it was walked, once another path has led to it
 	own      Usage  // the directory's own size, inode and time
 	dev, ino uint64
-	sum      Usage    // files not kept as items
-	items    itemList // subdirectories, and the files the report must see
-	names    []byte   // the items' names, one after another
-	cuts     []int    // len(items) after each ftsBatch entries listed
-	nentries int      // entries listed, for du's inode sort of huge directories
-	errs     []Error  // its own, and its entries' that could not be stat'ed
+	sum      Usage   // files not kept as items
+	items    Items   // subdirectories, and the files the report must see
+	names    []byte  // the items' names, one after another
+	cuts     []int   // len(items) after each ftsBatch entries listed
+	nentries int     // entries listed, for du's inode sort of huge directories
+	errs     []Error // its own, and its entries' that could not be stat'ed
 
 	mu       sync.Mutex
 	expected map[string]*Dir // subdirectories listed but not reached yet, by name
@@ -97,8 +97,8 @@ func (d *Dir) MarkUnreadable(st Stat) {
 	d.own, d.dev, d.ino = st.Use, st.Dev, st.Ino
 }
 
-// Items is each of d's items in the order d was listed.
-func (d *Dir) Items() iter.Seq[*Item] { return d.items.all() }
+// Items are d's items in the order d was listed.
+func (d *Dir) Items() Items { return d.items }
 
 // Name is the name of it, an item of d; "" for a file kept without one.
 func (d *Dir) Name(it *Item) string {
@@ -121,7 +121,7 @@ func (d *Dir) LinkID(it *Item) (dev, ino uint64, hash bool) {
 // depth first.
 func (d *Dir) SubtreeErrors() []Error {
 	errs := slices.Clone(d.errs)
-	for it := range d.items.all() {
+	for it := range d.items.All() {
 		if it.dir != nil {
 			errs = append(errs, it.dir.SubtreeErrors()...)
 		}
@@ -157,6 +157,9 @@ type itemMore struct {
 	hash bool
 }
 
+// Hashed reports whether it, a file, goes through the hard-link set.
+func (it *Item) Hashed() bool { return it.more != nil && it.more.hash }
+
 // Sub is the subdirectory it stands for, or nil for a file.
 func (it *Item) Sub() *Dir { return it.dir }
 
@@ -169,14 +172,14 @@ func (it *Item) Use() Usage {
 	return u
 }
 
-// itemList holds a directory's items in chunks, so that a directory of a
+// Items hold a directory's items in chunks, so that a directory of a
 // million files grows without copying what it holds, or leaving the
 // copies for the collector.
-type itemList struct{ chunks [][]Item }
+type Items struct{ chunks [][]Item }
 
 const itemChunk = 1024
 
-func (l *itemList) add(it Item) {
+func (l *Items) add(it Item) {
 	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == itemChunk {
 		size := 0 // the first chunk grows as a slice does: most directories hold few
 		if k > 0 {
@@ -188,8 +191,10 @@ func (l *itemList) add(it Item) {
 	*c = append(*c, it)
 }
 
-// all is each item in order.
-func (l *itemList) all() iter.Seq[*Item] {
+// All is each item in order. A range over it compiles to plain loops
+// where All is inlined, as it is small enough to be: keep it so, or each
+// directory's loop body is allocated on the heap.
+func (l *Items) All() iter.Seq[*Item] {
 	return func(yield func(*Item) bool) {
 		for _, c := range l.chunks {
 			for i := range c {
@@ -201,7 +206,7 @@ func (l *itemList) all() iter.Seq[*Item] {
 	}
 }
 
-func (l *itemList) len() int {
+func (l *Items) len() int {
 	n := 0
 	for _, c := range l.chunks {
 		n += len(c)

@@ -27,7 +27,8 @@ func (r *reporter) dir(n *du.Dir, path string, level int) (own, below du.Usage, 
 	ent.Add(n.FilesSum())
 	r.grand.Add(n.FilesSum())
 	prefix := strings.TrimSuffix(path, "/")
-	for it := range n.InDuOrder(path) {
+	items := n.InDuOrder(path)
+	for it := range items.All() {
 		name := n.Name(it)
 		if it.Sub() != nil || r.du.All && name != "" {
 			errs.printBefore(name)
@@ -45,8 +46,14 @@ func (r *reporter) dir(n *du.Dir, path string, level int) (own, below du.Usage, 
 			}
 			continue
 		}
-		if u, ok := r.file(n, it, prefix, name, level+1); ok {
-			ent.Add(u)
+		if !r.once.countsFile(n, it) {
+			continue // counted before, through another hard link
+		}
+		u := it.Use()
+		ent.Add(u)
+		r.grand.Add(u)
+		if r.du.All && level+1 <= r.du.MaxDepth {
+			r.printIn(u, prefix, name)
 		}
 	}
 	errs.printRest()
@@ -68,20 +75,6 @@ func (r *reporter) dir(n *du.Dir, path string, level int) (own, below du.Usage, 
 	below = ent
 	below.Add(sub)
 	return own, below, true
-}
-
-// file counts it, a file of n, at level, and prints its line under -a;
-// ok is false when du counted it before, through another hard link.
-func (r *reporter) file(n *du.Dir, it *du.Item, prefix, name string, level int) (u du.Usage, ok bool) {
-	if !r.once.countsFile(n, it) {
-		return u, false
-	}
-	u = it.Use()
-	r.grand.Add(u)
-	if r.du.All && level <= r.du.MaxDepth {
-		r.printIn(u, prefix, name)
-	}
-	return u, true
 }
 
 // rebase moves the errors met under from to where du meets them, to.
@@ -119,6 +112,13 @@ type placedErrors struct {
 // first, and returns its entries', in du's order, to be placed among its
 // subdirectories.
 func (r *reporter) entryErrors(n *du.Dir, path string) placedErrors {
+	if len(n.Errors()) == 0 { // small enough to inline: most directories have none
+		return placedErrors{}
+	}
+	return r.placeErrors(n, path)
+}
+
+func (r *reporter) placeErrors(n *du.Dir, path string) placedErrors {
 	p := placedErrors{print: r.msgs.Error}
 	for _, e := range n.Errors() {
 		e = r.rb.apply(e)
@@ -148,6 +148,12 @@ func (p *placedErrors) place(name string) int {
 
 // printBefore prints the errors of the entries du meets before name.
 func (p *placedErrors) printBefore(name string) {
+	if len(p.errs) > 0 { // small enough to inline: most directories have none
+		p.printUpTo(name)
+	}
+}
+
+func (p *placedErrors) printUpTo(name string) {
 	for len(p.errs) > 0 && p.place(filepath.Base(p.errs[0].Path)) < p.place(name) {
 		p.print(p.errs[0].Msg)
 		p.errs = p.errs[1:]

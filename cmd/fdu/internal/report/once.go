@@ -17,12 +17,12 @@ type once struct {
 func newOnce(cfg *du.Config) once { return once{cfg, walk.NewLinkSet()} }
 
 // countsArg reports whether du counts st, a command-line file, here.
-func (o once) countsArg(st du.Stat) bool {
+func (o *once) countsArg(st du.Stat) bool {
 	return !o.cfg.FileOnce(st.Nlink) || !o.links.Seen(st.Dev, st.Ino)
 }
 
 // countsDir reports whether du counts the directory n here.
-func (o once) countsDir(n *du.Dir) bool {
+func (o *once) countsDir(n *du.Dir) bool {
 	if !o.cfg.DirsOnce() {
 		return true
 	}
@@ -30,7 +30,12 @@ func (o once) countsDir(n *du.Dir) bool {
 }
 
 // countsFile reports whether du counts it, a file of n, here.
-func (o once) countsFile(n *du.Dir, it *du.Item) bool {
-	dev, ino, hash := n.LinkID(it)
-	return !hash || o.cfg.CountLinks || !o.links.Seen(dev, ino)
+func (o *once) countsFile(n *du.Dir, it *du.Item) bool {
+	return !it.Hashed() || o.cfg.CountLinks || o.firstLink(n, it)
+}
+
+// firstLink reports whether it, a file of n, is met for the first time.
+func (o *once) firstLink(n *du.Dir, it *du.Item) bool {
+	dev, ino, _ := n.LinkID(it)
+	return !o.links.Seen(dev, ino)
 }

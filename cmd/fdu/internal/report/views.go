@@ -91,7 +91,8 @@ func (v *Views) count(n *du.Dir, path string) (t total, ok bool) {
 	own, files := w.Own(), w.FilesSum()
 	t = total{own.Size + files.Size, own.Inodes + files.Inodes}
 	prefix := strings.TrimSuffix(path, "/")
-	for it := range w.Items() {
+	items := w.Items()
+	for it := range items.All() {
 		name := w.Name(it)
 		if c := it.Sub(); c != nil {
 			if ct, ok := v.count(c, prefix+"/"+name); ok {
@@ -125,7 +126,8 @@ func (v *Views) children(e entry) []entry {
 	}
 	w := e.dir.Walked()
 	var kids []entry
-	for it := range w.Items() {
+	items := w.Items()
+	for it := range items.All() {
 		name := w.Name(it)
 		if c := it.Sub(); c != nil {
 			if t, ok := v.totals[c]; ok {

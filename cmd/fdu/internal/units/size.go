@@ -213,26 +213,6 @@ const exponentMax = 10
 // gnulib's human_readable does with du's options: rounding up, and under
 // autoscale one decimal below 10.
 func (b BlockSize) Format(n uint64) string {
-	amt, frac, exponent := b.scaled(n)
-	out := strconv.FormatUint(amt, 10) + frac
-	if b.opts&humanSI != 0 {
-		out += b.suffix(exponent)
-	}
-	return out
-}
-
-func (b BlockSize) base() uint64 {
-	if b.opts&humanBase1024 != 0 {
-		return 1024
-	}
-	return 1000
-}
-
-// scaled is n in the unit b, rounded up: the amount, its decimal under
-// autoscale ("" or ".d"), and the power of the base it was scaled by (-1
-// when b does not autoscale).
-func (b BlockSize) scaled(n uint64) (amt uint64, frac string, exponent int) {
-	base := b.base()
 	amt, tenths, rounding := n, uint64(0), uint64(0)
 	if b.Size > 1 {
 		d := b.Size
@@ -247,43 +227,39 @@ func (b BlockSize) scaled(n uint64) (amt uint64, frac string, exponent int) {
 			rounding = 2 + b2u(d < r2)
 		}
 	}
-	exponent = -1
+	exponent, frac := -1, ""
 	if b.opts&humanAutoscale != 0 {
-		exponent = 0
-		if base <= amt {
-			amt, tenths, rounding, exponent = autoscale(amt, tenths, rounding, base)
-			if amt < 10 {
-				if rounding > 0 {
-					tenths++
-					rounding = 0
-					if tenths == 10 {
-						amt++
-						tenths = 0
-					}
-				}
-				if amt < 10 {
-					frac = "." + strconv.FormatUint(tenths, 10)
-					tenths, rounding = 0, 0
-				}
-			}
-		}
+		amt, tenths, rounding, exponent, frac = b.autoscaled(amt, tenths, rounding)
 	}
 	if tenths+rounding > 0 {
 		amt++
-		if b.opts&humanAutoscale != 0 && amt == base && exponent < exponentMax {
+		if b.opts&humanAutoscale != 0 && amt == b.base() && exponent < exponentMax {
 			exponent++
 			frac = ".0"
 			amt = 1
 		}
 	}
-	return amt, frac, exponent
+	if b.opts&humanSI == 0 {
+		return strconv.FormatUint(amt, 10) + frac
+	}
+	return strconv.FormatUint(amt, 10) + frac + b.suffix(exponent)
 }
 
-// autoscale divides amt by base until it is below base, carrying its
-// tenths and rounding (0: none; 1: below half; 2: half; 3: above half),
-// and returns them with the power of base it divided by.
-func autoscale(amt, tenths, rounding, base uint64) (uint64, uint64, uint64, int) {
-	exponent := 0
+func (b BlockSize) base() uint64 {
+	if b.opts&humanBase1024 != 0 {
+		return 1024
+	}
+	return 1000
+}
+
+// autoscaled is amt, with its tenths and rounding (0: none; 1: below
+// half; 2: half; 3: above half), divided by the base until it is below
+// it, with one decimal (frac) below 10, and the power it was divided by.
+func (b BlockSize) autoscaled(amt, tenths, rounding uint64) (_, _, _ uint64, exponent int, frac string) {
+	base := b.base()
+	if amt < base {
+		return amt, tenths, rounding, 0, ""
+	}
 	for {
 		r10 := (amt%base)*10 + tenths
 		r2 := (r10%base)*2 + (rounding >> 1)
@@ -296,9 +272,24 @@ func autoscale(amt, tenths, rounding, base uint64) (uint64, uint64, uint64, int)
 		}
 		exponent++
 		if !(base <= amt && exponent < exponentMax) {
-			return amt, tenths, rounding, exponent
+			break
 		}
 	}
+	if amt < 10 {
+		if rounding > 0 {
+			tenths++
+			rounding = 0
+			if tenths == 10 {
+				amt++
+				tenths = 0
+			}
+		}
+		if amt < 10 {
+			frac = "." + strconv.FormatUint(tenths, 10)
+			tenths, rounding = 0, 0
+		}
+	}
+	return amt, tenths, rounding, exponent, frac
 }
 
 // suffix is the unit a size scaled by the power exponent of the base
