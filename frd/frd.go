@@ -61,6 +61,13 @@ func (e Entry) ModTime() time.Time {
 	return time.Unix(0, e.ModTimeNanos)
 }
 
+// ID identifies a file: its device and its number there (inode). Two
+// entries with the same nonzero ID are hard links to one file.
+type ID struct{ Dev, Ino uint64 }
+
+// ID returns e's identity, (Device, FileID).
+func (e Entry) ID() ID { return ID{e.Device, e.FileID} }
+
 // CompareName compares a and b by Name only, in byte order, the order
 // [os.ReadDir] returns: negative when a sorts first, zero when the names are
 // equal, positive when b sorts first.

@@ -111,7 +111,8 @@ func permWalk(dir string, workers int, fn walk.DirFunc) error {
 	defer release()
 	var mu sync.Mutex
 	var first error
-	err = walk.DirsFile(dirfd.WithPlanned(context.Background()), r.dir, &walk.Options{
+	err = walk.DirsFile(context.Background(), r.dir, &walk.Options{
+		Planned:     true, // permWalk's own plan, above
 		Workers:     workers,
 		MaxOpenDirs: walkKept(kept),
 		OnError: func(e *walk.Error) error {

@@ -179,8 +179,8 @@ type cloner struct {
 	warnings []error
 
 	dst   *dirfd.Set // destination directories kept open for their subdirectories
-	dstID [2]uint64  // the destination root's device and inode, which the walk must never enter
-	inode sync.Map   // [2]uint64 (device, inode) -> *firstLink, for hard links under a copy
+	dstID frd.ID     // the destination root's, which the walk must never enter
+	inode sync.Map   // frd.ID -> *firstLink, for hard links under a copy
 }
 
 func (c *cloner) result() Result {
@@ -303,7 +303,7 @@ func (c *cloner) tree(source *root, parent int, name, dst string) error {
 		return dstErr("fstat", dst, err)
 	}
 	c.dev = uint64(dstSt.Dev)
-	c.dstID = [2]uint64{dirfd.DevNum(dstSt.Dev), uint64(dstSt.Ino)}
+	c.dstID = frd.ID{Dev: dirfd.DevNum(dstSt.Dev), Ino: uint64(dstSt.Ino)}
 	c.dirs.Add(1)
 	workers, srcKept, dstKept, release := c.budget()
 	defer release()
@@ -323,6 +323,7 @@ func (c *cloner) tree(source *root, parent int, name, dst string) error {
 		Workers:     workers,
 		MaxOpenDirs: walkKept(srcKept),
 		Names:       true, // the clone stats only what its method needs
+		Planned:     true, // c.budget's plan for both trees
 		OnError:     func(e *walk.Error) error { return fail(srcErr("walk", e.Path, e.Err)) },
 		Post: func(d *walk.Dir) error {
 			if err := c.finishDir(d.Data.(*dstDir), top, rel(d.Path)); err != nil {
@@ -332,7 +333,7 @@ func (c *cloner) tree(source *root, parent int, name, dst string) error {
 		},
 	}
 	source.closeParent() // walked from its own descriptor: one less open
-	err = walk.DirsFile(dirfd.WithPlanned(c.ctx), source.dir, opts, func(d *walk.Dir) error {
+	err = walk.DirsFile(c.ctx, source.dir, opts, func(d *walk.Dir) error {
 		source.walked(d)
 		if testHookDir != nil {
 			testHookDir(d)
@@ -350,7 +351,7 @@ func (c *cloner) tree(source *root, parent int, name, dst string) error {
 
 // visit makes the entries of the source directory d in its destination.
 func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
-	if [2]uint64{d.Info.Device, d.Info.FileID} == c.dstID {
+	if d.Info.ID() == c.dstID {
 		// The source reaches the clone (a bind mount of part of the
 		// destination's parent inside it): cp's "into itself".
 		return dstErr("clone", dst, fmt.Errorf("%w: the source %s reaches the destination", ErrIntoItself, d.Path))

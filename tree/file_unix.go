@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/pbednarcik/flexreaddir/frd"
 	"golang.org/x/sys/unix"
 )
 
@@ -159,7 +160,7 @@ type firstLink struct {
 // destination keeps the source's link structure, as cp -a does. If the
 // first copy fails, the next name tries in its place.
 func (c *cloner) copyLinked(in int, st *unix.Stat_t, p *dstDir, dstDir int, name string, to where, reflink bool) error {
-	key := [2]uint64{uint64(st.Dev), uint64(st.Ino)}
+	key := frd.ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}
 	for {
 		mine := &firstLink{ready: make(chan struct{}), dir: p, name: name, path: to.dstRoot}
 		v, loaded := c.inode.LoadOrStore(key, mine)

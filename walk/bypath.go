@@ -3,7 +3,6 @@
 package walk
 
 import (
-	"context"
 	"os"
 	"syscall"
 
@@ -55,7 +54,7 @@ func (*fdSet) Close(*fdNode)                   {}
 func (*fdSet) CloseAll()                       {}
 
 // plan: one descriptor per worker, whatever the budget.
-func plan(_ context.Context, workers, extra, kept int) (int, int, int, func()) {
+func plan(_ bool, workers, extra, kept int) (int, int, int, func()) {
 	return max(workers, 1), extra, kept, func() {}
 }
 

@@ -23,23 +23,17 @@ import (
 const perWorker = 3
 
 func listHandle(l *frd.Lister, dst []frd.Entry, fd handle, path string) ([]frd.Entry, error) {
-	if l.Rewind {
-		if _, err := unix.Seek(fd, 0, 0); err != nil {
-			return dst, &os.PathError{Op: "lseek", Path: path, Err: err}
-		}
-	}
 	dup, err := dirfd.Retry(func() (int, error) { return unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0) })
 	if err != nil {
 		return dst, &os.PathError{Op: "dup", Path: path, Err: err}
 	}
 	f := os.NewFile(uintptr(dup), path)
-	names, rewind := l.Names, l.Rewind
-	l.Names, l.Rewind = true, false
+	// The names alone, by a Lister of their own: l's stats would be by path.
+	names := frd.Lister{Names: true, ReuseNames: l.ReuseNames}
 	start := len(dst)
-	dst, err = l.AppendDir(dst, f)
-	l.Names, l.Rewind = names, rewind
+	dst, err = names.AppendDir(dst, f)
 	f.Close()
-	if err != nil || names {
+	if err != nil || l.Names {
 		return dst, err
 	}
 	kept, err := statEntries(l, dst[start:], fd, path)

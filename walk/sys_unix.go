@@ -3,7 +3,6 @@
 package walk
 
 import (
-	"context"
 	"io/fs"
 
 	"github.com/pbednarcik/flexreaddir/frd"
@@ -26,10 +25,10 @@ func newSet(max int) *fdSet { return dirfd.NewSet(max) }
 
 // plan fits the walk's workers, and its extra ones (Options.IOWorkers),
 // into the descriptors left, the base workers first; unless its caller has
-// planned for it (tree's clone), for the base workers alone.
-func plan(ctx context.Context, workers, extra, kept int) (int, int, int, func()) {
+// planned for it (Options.Planned), for the base workers alone.
+func plan(planned bool, workers, extra, kept int) (int, int, int, func()) {
 	workers = max(workers, 1)
-	if dirfd.Planned(ctx) {
+	if planned {
 		if kept == 0 {
 			kept = dirfd.DefaultKept()
 		}

@@ -4,38 +4,39 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/report"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/units"
 )
-
-// progName is what fdu calls itself in messages: argv[0] as it was run,
-// as coreutils' set_program_name keeps it ("/usr/bin/du: cannot access"),
-// so that a link named du says "du:". Tests, which run in process, keep
-// "fdu".
-var progName = "fdu"
-
-func setProgName(argv0 string) {
-	if argv0 != "" && !strings.HasSuffix(filepath.Base(argv0), ".test") {
-		progName = argv0
-	}
-}
 
 // helpText is --help's text, naming the program as it was run.
 func helpText() string {
-	return strings.ReplaceAll(usageText, "fdu [OPTION]", progName+" [OPTION]")
+	return strings.ReplaceAll(usageText, "fdu [OPTION]", message.Prog+" [OPTION]")
 }
 
 // versionText is --version's, in coreutils' layout: the first line's last
 // word is the version, as help-version.sh reads it.
 func versionText() string {
-	return progName + " (flexreaddir) " + version + "\n" +
+	return message.Prog + " (flexreaddir) " + version + "\n" +
 		"A parallel du on the frd lister: https://github.com/pbednarcik/flexreaddir\n"
+}
+
+// config is what the command line and the environment ask for.
+type config struct {
+	du        du.Config     // the scans
+	report    report.Config // what is printed, and how
+	summarize bool          // -s, which sets du.MaxDepth
+	browse    bool          // -i, -o or -f: the browser instead of a report
+	files0    string        // --files0-from's file, for messages
+	flags     *flagValues   // the command line, for the browser's options
 }
 
 // flagValues are the flags whose values parse checks after the parser.
@@ -51,9 +52,26 @@ type flagValues struct {
 	browse                                        browseFlags
 }
 
+// orderedFlag is a flag whose effect depends on where it stands among its
+// rivals (-b, -h, -k, -m, --si, -B; -H, -L, -P), as with getopt: its Set
+// runs when the parser meets it, so the last one wins.
+type orderedFlag struct {
+	set    func(string) error
+	isBool bool
+}
+
+func (f *orderedFlag) String() string     { return "" }
+func (f *orderedFlag) Set(v string) error { return f.set(v) }
+func (f *orderedFlag) Type() string {
+	if f.isBool {
+		return "bool"
+	}
+	return "string"
+}
+
 // newFlags defines du's options, and fdu's, on cfg.
 func newFlags(cfg *config) *flagValues {
-	fl := pflag.NewFlagSet(progName, pflag.ContinueOnError)
+	fl := pflag.NewFlagSet(message.Prog, pflag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	fl.SortFlags = false
 	v := &flagValues{fl: fl}
@@ -66,47 +84,47 @@ func newFlags(cfg *config) *flagValues {
 		}}, name, short, "")
 		f.NoOptDefVal = "true"
 	}
-	fl.BoolVarP(&cfg.all, "all", "a", false, "")
-	fl.BoolVar(&cfg.apparent, "apparent-size", false, "")
-	boolFlag("bytes", "b", func() { cfg.apparent = true; cfg.unit = blockSize{size: 1} })
+	fl.BoolVarP(&cfg.du.All, "all", "a", false, "")
+	fl.BoolVar(&cfg.du.Apparent, "apparent-size", false, "")
+	boolFlag("bytes", "b", func() { cfg.du.Apparent = true; cfg.report.Unit = units.BlockSize{Size: 1} })
 	fl.VarP(&orderedFlag{set: func(s string) error {
-		b, err := parseBlockSize(s)
+		b, err := units.ParseBlockSize(s)
 		if err == nil {
-			cfg.unit = b
+			cfg.report.Unit = b
 		} else if v.badBlockErr == nil {
 			v.badBlockSize, v.badBlockErr = s, err
 		}
 		return nil // reported after parsing, in du's words
 	}}, "block-size", "B", "")
-	fl.BoolVarP(&cfg.total, "total", "c", false, "")
+	fl.BoolVarP(&cfg.report.Total, "total", "c", false, "")
 	v.depth = fl.StringP("max-depth", "d", "", "")
-	boolFlag("human-readable", "h", func() { cfg.unit = blockSize{size: 1, opts: humanAutoscale | humanSI | humanBase1024} })
-	boolFlag("si", "", func() { cfg.unit = blockSize{size: 1, opts: humanAutoscale | humanSI} })
-	boolFlag("kibibytes", "k", func() { cfg.unit = blockSize{size: 1024} })
-	boolFlag("mebibytes", "m", func() { cfg.unit = blockSize{size: 1 << 20} })
+	boolFlag("human-readable", "h", func() { cfg.report.Unit = units.Human() })
+	boolFlag("si", "", func() { cfg.report.Unit = units.HumanSI() })
+	boolFlag("kibibytes", "k", func() { cfg.report.Unit = units.BlockSize{Size: 1024} })
+	boolFlag("mebibytes", "m", func() { cfg.report.Unit = units.BlockSize{Size: 1 << 20} })
 	fl.BoolVarP(&cfg.summarize, "summarize", "s", false, "")
-	fl.BoolVarP(&cfg.separateDirs, "separate-dirs", "S", false, "")
-	fl.BoolVarP(&cfg.oneFS, "one-file-system", "x", false, "")
-	boolFlag("dereference", "L", func() { cfg.deref = derefAll })
-	boolFlag("no-dereference", "P", func() { cfg.deref = derefNone })
-	boolFlag("dereference-args", "D", func() { cfg.deref = derefArgs })
-	boolFlag("H", "H", func() { cfg.deref = derefArgs })
-	fl.BoolVarP(&cfg.countLinks, "count-links", "l", false, "")
-	fl.BoolVar(&cfg.inodes, "inodes", false, "")
+	fl.BoolVarP(&cfg.du.SeparateDirs, "separate-dirs", "S", false, "")
+	fl.BoolVarP(&cfg.du.OneFS, "one-file-system", "x", false, "")
+	boolFlag("dereference", "L", func() { cfg.du.Deref = du.DerefAll })
+	boolFlag("no-dereference", "P", func() { cfg.du.Deref = du.DerefNone })
+	boolFlag("dereference-args", "D", func() { cfg.du.Deref = du.DerefArgs })
+	boolFlag("H", "H", func() { cfg.du.Deref = du.DerefArgs })
+	fl.BoolVarP(&cfg.du.CountLinks, "count-links", "l", false, "")
+	fl.BoolVar(&cfg.report.Inodes, "inodes", false, "")
 	v.threshold = fl.StringP("threshold", "t", "", "")
 	v.excludes = fl.StringArray("exclude", nil, "")
 	v.excludeFrom = fl.StringArrayP("exclude-from", "X", nil, "")
-	fl.BoolVarP(&cfg.null, "null", "0", false, "")
+	fl.BoolVarP(&cfg.report.Null, "null", "0", false, "")
 	v.files0 = fl.String("files0-from", "", "")
 	v.timeWord = fl.String("time", "", "")
 	fl.Lookup("time").NoOptDefVal = "mtime"
 	v.timeStyle = fl.String("time-style", "", "")
-	fl.IntVarP(&cfg.jobs, "threads", "j", runtime.GOMAXPROCS(0), "")
+	fl.IntVarP(&cfg.du.Jobs, "threads", "j", runtime.GOMAXPROCS(0), "")
 	v.tree = fl.Bool("tree", false, "")
 	v.asJSON = fl.Bool("json", false, "")
-	fl.IntVar(&cfg.largest, "largest", 0, "")
-	fl.IntVar(&cfg.depth, "depth", 3, "")
-	fl.IntVar(&cfg.top, "top", 10, "")
+	fl.IntVar(&cfg.report.Largest, "largest", 0, "")
+	fl.IntVar(&cfg.report.Depth, "depth", 3, "")
+	fl.IntVar(&cfg.report.Top, "top", 10, "")
 	v.progress = fl.String("progress", "auto", "")
 	v.browse = browseFlags{
 		interactive: fl.BoolP("interactive", "i", false, ""),
@@ -126,13 +144,7 @@ func newFlags(cfg *config) *flagValues {
 // parse reads the command line into a config and the files to scan. When
 // ok is false the run is over, with code.
 func (c *command) parse(args []string) (cfg *config, files []string, code int, ok bool) {
-	cfg = &config{maxDepth: math.MaxInt, timeType: "mtime"}
-	unit, err := defaultBlockSize()
-	if err != nil {
-		c.warn("%v", err)
-		return nil, nil, 1, false
-	}
-	cfg.unit = unit
+	cfg = &config{du: du.Config{MaxDepth: math.MaxInt, TimeType: "mtime"}, report: report.Config{Unit: units.DefaultBlockSize()}}
 	v := newFlags(cfg)
 	v.args = args
 	cfg.flags = v
@@ -149,14 +161,14 @@ func (c *command) parse(args []string) (cfg *config, files []string, code int, o
 		return nil, nil, 0, false
 	}
 	if v.badBlockErr != nil {
-		c.warn("%s", sizeMessage(v.badBlockErr, optionAsGiven(args, "-B", "--block-size"), v.badBlockSize))
+		c.warn("%s", units.SizeMessage(v.badBlockErr, optionAsGiven(args, "-B", "--block-size"), v.badBlockSize))
 		return nil, nil, 1, false
 	}
 	if *v.version {
 		fmt.Fprint(c.out, versionText())
 		return nil, nil, 0, false
 	}
-	for _, step := range []func(*config, *flagValues) (int, bool){c.sizes, c.excludes, c.modes, c.times, c.views, c.browseMode, c.progressLine} {
+	for _, step := range []func(*config, *flagValues) (int, bool){c.sizes, c.excludes, c.modes, c.times, c.pickView, c.browseMode, c.progressLine} {
 		if code, ok := step(cfg, v); !ok {
 			return nil, nil, code, false
 		}
@@ -170,22 +182,22 @@ func (c *command) sizes(cfg *config, v *flagValues) (int, bool) {
 	if v.fl.Changed("max-depth") {
 		n, err := strconv.ParseUint(*v.depth, 10, 63)
 		if err != nil {
-			c.warn("invalid maximum depth %s", quote(*v.depth))
+			c.warn("%s", message.InvalidMaxDepth(*v.depth))
 			return c.tryHelp(), false
 		}
-		cfg.maxDepth = int(n)
+		cfg.du.MaxDepth = int(n)
 	}
 	if v.fl.Changed("threshold") {
-		t, err := parseThreshold(*v.threshold)
+		t, err := units.ParseThreshold(*v.threshold)
 		if err != nil {
 			opt := optionAsGiven(v.args, "-t", "--threshold")
 			if *v.threshold == "-0" {
 				opt = "--threshold" // du's own words for -0, however it was given
 			}
-			c.warn("%s", sizeMessage(err, opt, *v.threshold))
+			c.warn("%s", units.SizeMessage(err, opt, *v.threshold))
 			return 1, false
 		}
-		cfg.threshold = t
+		cfg.report.Threshold = t
 	}
 	return 0, true
 }
@@ -193,11 +205,11 @@ func (c *command) sizes(cfg *config, v *flagValues) (int, bool) {
 // excludes reads --exclude and --exclude-from.
 func (c *command) excludes(cfg *config, v *flagValues) (int, bool) {
 	for _, p := range *v.excludes {
-		cfg.exclude.add(p)
+		cfg.du.Exclude.Add(p)
 	}
 	for _, f := range *v.excludeFrom {
-		if err := cfg.exclude.addFile(f, c.stdin); err != nil {
-			c.warn("%s: %s", quotef(f), strerror(err))
+		if err := cfg.du.Exclude.AddFile(f, c.stdin); err != nil {
+			c.warn("%s", message.FileError(f, err))
 			return c.tryHelp(), false
 		}
 	}
@@ -206,27 +218,27 @@ func (c *command) excludes(cfg *config, v *flagValues) (int, bool) {
 
 // modes checks the options that rule each other out or change others.
 func (c *command) modes(cfg *config, v *flagValues) (int, bool) {
-	if cfg.all && cfg.summarize {
-		c.warn("cannot both summarize and show all entries")
+	if cfg.du.All && cfg.summarize {
+		c.warn("%s", message.SummarizeAndAll)
 		return c.tryHelp(), false
 	}
 	if cfg.summarize && v.fl.Changed("max-depth") {
-		if cfg.maxDepth != 0 {
-			c.warn("warning: summarizing conflicts with --max-depth=%d", cfg.maxDepth)
+		if cfg.du.MaxDepth != 0 {
+			c.warn("%s", message.SummarizeConflicts(cfg.du.MaxDepth))
 			return c.tryHelp(), false
 		}
-		c.warn("warning: summarizing is the same as using --max-depth=0")
+		c.warn("%s", message.SummarizeIsDepthZero)
 	}
 	if cfg.summarize {
-		cfg.maxDepth = 0
+		cfg.du.MaxDepth = 0
 	}
-	if cfg.inodes {
-		if cfg.apparent {
-			c.warn("warning: options --apparent-size and -b are ineffective with --inodes")
+	if cfg.report.Inodes {
+		if cfg.du.Apparent {
+			c.warn("%s", message.ApparentWithInodes)
 		}
-		cfg.unit.size = 1 // counts, still in -h's or --si's form if asked
+		cfg.report.Unit.Size = 1 // counts, still in -h's or --si's form if asked
 	}
-	cfg.jobs = max(cfg.jobs, 1)
+	cfg.du.Jobs = max(cfg.du.Jobs, 1)
 	return 0, true
 }
 
@@ -235,51 +247,47 @@ func (c *command) times(cfg *config, v *flagValues) (int, bool) {
 	if !v.fl.Changed("time") {
 		return 0, true
 	}
-	switch *v.timeWord {
-	case "mtime", "modification":
-		cfg.timeType = "mtime"
-	case "atime", "access", "use":
-		cfg.timeType = "atime"
-	case "ctime", "status":
-		cfg.timeType = "ctime"
-	default:
-		c.warn("invalid argument %s for '--time'", quote(*v.timeWord))
-		fmt.Fprint(c.stderr, "Valid arguments are:\n  - 'atime', 'access', 'use'\n  - 'ctime', 'status'\n")
+	tt, ok := units.TimeType(*v.timeWord)
+	if !ok {
+		c.warn("%s", message.InvalidArgument(*v.timeWord, "--time"))
+		fmt.Fprint(c.stderr, message.ValidTimeWords)
 		return c.tryHelp(), false
 	}
-	cfg.showTime = true
-	f, err := timeFormat(*v.timeStyle)
+	cfg.du.TimeType, cfg.du.ShowTime = tt, true
+	f, err := units.TimeFormat(*v.timeStyle)
 	if err != nil {
 		c.warn("%v", err)
 		return c.tryHelp(), false
 	}
-	cfg.timeFormat = f
-	cfg.loc = localZone()
+	cfg.report.TimeFormat = f
+	cfg.report.Loc = units.LocalZone()
 	return 0, true
 }
 
-// views picks fdu's own view, if one is asked for.
-func (c *command) views(cfg *config, v *flagValues) (int, bool) {
+// pickView picks fdu's own view (--tree, --json, --largest), if one is
+// asked for.
+func (c *command) pickView(cfg *config, v *flagValues) (int, bool) {
+	largest := cfg.report.Largest > 0
 	switch {
-	case *v.tree && *v.asJSON, *v.tree && cfg.largest > 0, *v.asJSON && cfg.largest > 0:
+	case *v.tree && *v.asJSON, *v.tree && largest, *v.asJSON && largest:
 		c.warn("--tree, --json and --largest are different views: choose one")
 		return c.tryHelp(), false
 	case *v.tree:
-		cfg.view = "tree"
+		cfg.report.View = report.TreeView
 	case *v.asJSON:
-		cfg.view = "json"
-	case cfg.largest > 0:
-		cfg.view = "largest"
+		cfg.report.View = report.JSONView
+	case largest:
+		cfg.report.View = report.LargestView
 	}
-	if cfg.view == "" {
+	if cfg.report.View == "" {
 		return 0, true
 	}
 	if opt := unsupportedInView(cfg, v); opt != "" {
-		c.warn("--%s does not take %s", cfg.view, opt)
+		c.warn("--%s does not take %s", cfg.report.View, opt)
 		return c.tryHelp(), false
 	}
-	cfg.keepFiles = true
-	cfg.maxDepth = math.MaxInt // views need every level
+	cfg.du.KeepFiles = true
+	cfg.du.MaxDepth = math.MaxInt // views need every level
 	return 0, true
 }
 
@@ -295,17 +303,17 @@ func unsupportedInView(cfg *config, v *flagValues) string {
 		return false
 	}
 	switch {
-	case cfg.total:
+	case cfg.report.Total:
 		return "-c"
 	case changed("threshold"):
 		return "-t"
-	case cfg.showTime:
+	case cfg.du.ShowTime:
 		return "--time"
-	case cfg.view == "tree" && cfg.separateDirs:
+	case cfg.report.View == report.TreeView && cfg.du.SeparateDirs:
 		return "-S"
-	case cfg.view == "largest" && cfg.null:
+	case cfg.report.View == report.LargestView && cfg.report.Null:
 		return "-0"
-	case cfg.view == "json" && changed("block-size", "human-readable", "si", "kibibytes", "mebibytes"):
+	case cfg.report.View == report.JSONView && changed("block-size", "human-readable", "si", "kibibytes", "mebibytes"):
 		return "a unit (-B, -h, --si, -k, -m): it writes bytes"
 	}
 	return ""
@@ -313,19 +321,17 @@ func unsupportedInView(cfg *config, v *flagValues) string {
 
 // progressLine starts the progress line on stderr, if asked for.
 func (c *command) progressLine(cfg *config, v *flagValues) (int, bool) {
-	if cfg.view == "browse" {
+	if cfg.browse {
 		return 0, true // the browser shows its own
 	}
 	switch *v.progress {
-	case "auto":
-		if isTerminal(c.stderr) {
-			c.progress = startProgress(c.stderr, cfg.unit, time.Second, 250*time.Millisecond)
+	case "auto", "always":
+		if *v.progress == "always" || isTerminal(c.stderr) {
+			c.progress = startProgress(c.stderr, cfg.report.Unit, time.Second, 250*time.Millisecond)
 		}
-	case "always":
-		c.progress = startProgress(c.stderr, cfg.unit, time.Second, 250*time.Millisecond)
 	case "never":
 	default:
-		c.warn("invalid argument %s for '--progress'", quote(*v.progress))
+		c.warn("%s", message.InvalidArgument(*v.progress, "--progress"))
 		return c.tryHelp(), false
 	}
 	return 0, true
@@ -338,50 +344,33 @@ func (c *command) fileList(cfg *config, v *flagValues) ([]string, int, bool) {
 		if len(files) == 0 {
 			files = []string{"."}
 		}
-		cfg.hashAll = len(files) > 1 || cfg.deref == derefAll
+		cfg.du.HashAll = len(files) > 1 || cfg.du.Deref == du.DerefAll
 		return files, 0, true
 	}
 	if len(files) > 0 {
-		c.warn("extra operand %s", quote(files[0]))
-		fmt.Fprintln(c.stderr, "file operands cannot be combined with --files0-from")
+		c.warn("%s", message.ExtraOperand(files[0]))
+		fmt.Fprintln(c.stderr, message.FilesWithFiles0)
 		return nil, c.tryHelp(), false
 	}
-	cfg.files0, cfg.hashAll = *v.files0, true
-	data, err := c.readFiles0(cfg.files0)
+	cfg.files0, cfg.du.HashAll = *v.files0, true
+	names, err := du.ReadFiles0(cfg.files0, c.stdin)
 	if err != nil {
 		c.warn("%s", err)
 		return nil, 1, false
 	}
-	if len(data) == 0 {
-		return nil, 0, true
-	}
-	// Each name ends with a NUL; the last may end without one.
-	names := strings.Split(string(data), "\x00")
-	if data[len(data)-1] == 0 {
-		names = names[:len(names)-1]
-	}
 	return names, 0, true
 }
 
-// readFiles0 reads --files0-from's file ("-": standard input), with du's
-// words for a file that cannot be opened and for one that cannot be read
-// (a directory).
-func (c *command) readFiles0(name string) ([]byte, error) {
-	if name == "-" {
-		data, err := io.ReadAll(c.stdin)
-		if err != nil {
-			return nil, fmt.Errorf("-: read error: %s", strerror(err))
+// optionAsGiven is how the command line spelled an option, short or long,
+// for du's "invalid -B argument" messages, which name it so.
+func optionAsGiven(args []string, short, long string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
 		}
-		return data, nil
+		if strings.HasPrefix(a, long) {
+			return long
+		}
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open %s for reading: %s", quote(name), strerror(err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: read error: %s", quotef(name), strerror(err))
-	}
-	return data, nil
+	return short
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 )
 
 // pflag takes long options only whole; getopt_long, which du uses, takes
@@ -26,11 +28,6 @@ var duLongOptions = []string{
 // --threshold, not also --threads).
 var fduLongOptions = []string{"threads", "tree", "json", "largest", "depth", "top", "progress",
 	"interactive", "output-file", "input-file", "read-only", "no-color", "no-mouse"}
-
-// getoptError is a command-line error in getopt's words.
-type getoptError string
-
-func (e getoptError) Error() string { return string(e) }
 
 // expandLongOptions returns args with every long option spelled whole.
 func expandLongOptions(fl *pflag.FlagSet, args []string) ([]string, error) {
@@ -81,14 +78,9 @@ func resolveLong(name, given string) (string, error) {
 		case 1:
 			return matches[0], nil
 		}
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "option '--%s' is ambiguous; possibilities:", given)
-		for _, m := range matches {
-			fmt.Fprintf(&sb, " '--%s'", m)
-		}
-		return "", getoptError(sb.String())
+		return "", errors.New(message.Ambiguous(given, matches))
 	}
-	return "", getoptError(fmt.Sprintf("unrecognized option '--%s'", given))
+	return "", errors.New(message.UnrecognizedOption("--" + given))
 }
 
 func takesValue(fl *pflag.FlagSet, name string) bool {
@@ -109,4 +101,26 @@ func shortWantsNext(fl *pflag.FlagSet, cluster string) bool {
 		}
 	}
 	return false
+}
+
+// gnuFlagError words a flag-parsing error as getopt does.
+func gnuFlagError(err error) string {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "unknown shorthand flag: "):
+		// unknown shorthand flag: 'q' in -q
+		if i := strings.Index(msg, "'"); i >= 0 && i+2 < len(msg) {
+			return message.InvalidOption(msg[i+1 : i+2])
+		}
+	case strings.HasPrefix(msg, "unknown flag: "):
+		return message.UnrecognizedOption(strings.TrimPrefix(msg, "unknown flag: "))
+	case strings.Contains(msg, "flag needs an argument"):
+		if i := strings.Index(msg, "'"); i >= 0 && i+2 < len(msg) && !strings.Contains(msg, "--") {
+			return message.ShortNeedsArgument(msg[i+1 : i+2])
+		}
+		if i := strings.Index(msg, "--"); i >= 0 {
+			return message.LongNeedsArgument(strings.TrimSpace(msg[i:]))
+		}
+	}
+	return msg
 }

@@ -16,7 +16,8 @@ import (
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
-	"github.com/pbednarcik/flexreaddir/cmd/internal/coldprocs"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
+	"github.com/pbednarcik/flexreaddir/walk"
 )
 
 // browseFlags are fdu's interactive options, which du does not have.
@@ -36,15 +37,15 @@ func (c *command) browseMode(cfg *config, v *flagValues) (int, bool) {
 		}
 		return 0, true
 	}
-	if cfg.view != "" {
-		c.warn("-i, -o and -f are not --%s: choose one", cfg.view)
+	if cfg.report.View != "" {
+		c.warn("-i, -o and -f are not --%s: choose one", cfg.report.View)
 		return c.tryHelp(), false
 	}
 	if opt := unsupportedInBrowser(cfg, v); opt != "" {
 		c.warn("-i, -o and -f do not take %s", opt)
 		return c.tryHelp(), false
 	}
-	cfg.view = "browse"
+	cfg.browse = true
 	return 0, true
 }
 
@@ -59,8 +60,8 @@ func unsupportedInBrowser(cfg *config, v *flagValues) string {
 			return o.name
 		}
 	}
-	if cfg.showTime && cfg.timeType != "mtime" {
-		return "--time=" + cfg.timeType + " (only the modification time is kept)"
+	if cfg.du.ShowTime && cfg.du.TimeType != "mtime" {
+		return "--time=" + cfg.du.TimeType + " (only the modification time is kept)"
 	}
 	return ""
 }
@@ -69,11 +70,11 @@ func unsupportedInBrowser(cfg *config, v *flagValues) string {
 func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 	bf := v.browse
 	if *bf.load != "" && len(v.fl.Args()) > 0 {
-		c.warn("-f reads a saved scan: extra operand %s", quote(files[0]))
+		c.warn("-f reads a saved scan: extra operand %s", message.Quote(files[0]))
 		return c.tryHelp()
 	}
 	if *bf.load == "" && len(files) > 1 {
-		c.warn("-i and -o scan one directory: extra operand %s", quote(files[1]))
+		c.warn("-i and -o scan one directory: extra operand %s", message.Quote(files[1]))
 		return c.tryHelp()
 	}
 	if *bf.load == "" && !c.scannable(files[0]) {
@@ -81,7 +82,7 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 	}
 	if out := *bf.export; out != "" && out != "-" {
 		if st, err := os.Stat(filepath.Dir(out)); err != nil || !st.IsDir() {
-			c.warn("cannot write %s: %s", quotef(out), strerror(errOr(err, syscall.ENOTDIR)))
+			c.warn("cannot write %s: %s", message.Quotef(out), message.Strerror(errOr(err, syscall.ENOTDIR)))
 			return 1
 		}
 	}
@@ -90,7 +91,7 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 	if *bf.load != "" {
 		t, err := c.load(*bf.load)
 		if err != nil {
-			c.warn("%s: %v", quotef(*bf.load), err)
+			c.warn("%s: %v", message.Quotef(*bf.load), err)
 			return 1
 		}
 		tree, imported = t, *bf.load
@@ -102,8 +103,8 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 				return 1
 			}
 		}
-		if err := c.export(*bf.export, tree, cfg.showTime); err != nil {
-			c.warn("%s: %s", quotef(*bf.export), strerror(err))
+		if err := c.export(*bf.export, tree, cfg.du.ShowTime); err != nil {
+			c.warn("%s", message.FileError(*bf.export, err))
 			return 1
 		}
 		return 0 // finish adds the scan's errors' status
@@ -116,9 +117,9 @@ func (c *command) scannable(dir string) bool {
 	st, err := os.Stat(dir)
 	switch {
 	case err != nil:
-		c.warn("cannot access %s: %s", quote(dir), strerror(err))
+		c.warn("%s", message.CannotAccess(dir, err))
 	case !st.IsDir():
-		c.warn("cannot scan %s: Not a directory", quote(dir))
+		c.warn("cannot scan %s: Not a directory", message.Quote(dir))
 	default:
 		return true
 	}
@@ -133,10 +134,10 @@ func errOr(err, otherwise error) error {
 }
 
 func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
-	o := dutree.ScanOptions{Workers: cfg.jobs, IOWorkers: coldprocs.Extra(cfg.jobs), OneFileSystem: cfg.oneFS}
-	o.IOHook = coldprocs.Hook // one hook per scan: scans may overlap
-	if len(cfg.exclude.patterns) > 0 {
-		o.Exclude = cfg.exclude.excluded
+	// A walk's options per scan: a rescan may run beside a scan.
+	o := dutree.ScanOptions{Walk: func() *walk.Options { return cfg.du.WalkOptions(false, nil) }}
+	if cfg.du.Exclude.HasPatterns() {
+		o.Exclude = cfg.du.Exclude.Excluded
 	}
 	return o
 }
@@ -149,7 +150,7 @@ func (c *command) scanQuietly(cfg *config, dir string) (*dutree.Tree, bool) {
 	}
 	if err != nil {
 		if len(errs) == 0 {
-			c.errOut("cannot read directory " + quote(dir) + ": " + strerror(err))
+			c.errOut(message.CannotReadDir(dir, err))
 		}
 		return nil, false
 	}
@@ -159,9 +160,9 @@ func (c *command) scanQuietly(cfg *config, dir string) (*dutree.Tree, bool) {
 func scanError(e dutree.Error) string {
 	var pe *os.PathError
 	if errors.As(e.Err, &pe) && strings.HasPrefix(pe.Op, "open") {
-		return "cannot read directory " + quote(e.Path) + ": " + strerror(e.Err)
+		return message.CannotReadDir(e.Path, e.Err)
 	}
-	return "cannot access " + quote(e.Path) + ": " + strerror(e.Err)
+	return message.CannotAccess(e.Path, e.Err)
 }
 
 func (c *command) load(name string) (*dutree.Tree, error) {
@@ -169,7 +170,7 @@ func (c *command) load(name string) (*dutree.Tree, error) {
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return nil, errors.New(strerror(err))
+			return nil, errors.New(message.Strerror(err))
 		}
 		defer f.Close()
 		r = f
@@ -286,13 +287,13 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 		}
 		if t == nil {
 			s.Fini()
-			c.warn("cannot read directory %s", quote(dir))
+			c.warn("%s", message.CannotReadDir(dir, nil))
 			return 1 // gone between the check and the scan
 		}
 	}
 	err = browse.Run(s, browse.Config{
-		Tree: t, Version: version, Apparent: cfg.apparent, Format: sizeFormat(cfg, v),
-		ReadOnly: *v.browse.readOnly, Imported: imported, Color: color, Mtime: cfg.showTime, Mouse: !*v.browse.noMouse,
+		Tree: t, Version: version, Apparent: cfg.du.Apparent, Format: sizeFormat(cfg, v),
+		ReadOnly: *v.browse.readOnly, Imported: imported, Color: color, Mtime: cfg.du.ShowTime, Mouse: !*v.browse.noMouse,
 		Rescan: func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error) {
 			o := opts
 			o.Progress = p
@@ -341,7 +342,7 @@ func sizeFormat(cfg *config, v *flagValues) func(int64) string {
 	case v.fl.Changed("si"):
 		return func(n int64) string { return browse.Human(n, true) }
 	case v.fl.Changed("block-size") || v.fl.Changed("kibibytes") || v.fl.Changed("mebibytes") || v.fl.Changed("bytes"):
-		return func(n int64) string { return cfg.unit.format(uint64(max(n, 0))) }
+		return func(n int64) string { return cfg.report.Unit.Format(uint64(max(n, 0))) }
 	}
 	return func(n int64) string { return browse.Human(n, false) }
 }

@@ -3,9 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/term"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/units"
 )
 
 // progress counts what the walk has seen, and shows it on a terminal's
@@ -15,14 +20,14 @@ type progress struct {
 	dirs, entries, bytes atomic.Uint64
 
 	out  io.Writer
-	unit blockSize
+	unit units.BlockSize
 	stop chan struct{}
 	once sync.Once // finish may be called by a view and again at exit
 	done sync.WaitGroup
 }
 
 // startProgress shows progress on out after delay, every interval.
-func startProgress(out io.Writer, unit blockSize, delay, interval time.Duration) *progress {
+func startProgress(out io.Writer, unit units.BlockSize, delay, interval time.Duration) *progress {
 	p := &progress{out: out, unit: unit, stop: make(chan struct{})}
 	p.done.Add(1)
 	go func() {
@@ -39,7 +44,7 @@ func startProgress(out io.Writer, unit blockSize, delay, interval time.Duration)
 				return
 			case <-t.C:
 				fmt.Fprintf(p.out, "\r\x1b[Kfdu: scanning: %d directories, %d entries, %s",
-					p.dirs.Load(), p.entries.Load(), p.unit.format(p.bytes.Load()))
+					p.dirs.Load(), p.entries.Load(), p.unit.Format(p.bytes.Load()))
 				shown = true
 				t.Reset(interval)
 			}
@@ -48,8 +53,8 @@ func startProgress(out io.Writer, unit blockSize, delay, interval time.Duration)
 	return p
 }
 
-// add counts one listed directory of n entries and size bytes.
-func (p *progress) add(n int, size uint64) {
+// Listed counts one listed directory of n entries and size bytes.
+func (p *progress) Listed(n int, size uint64) {
 	if p == nil {
 		return
 	}
@@ -66,4 +71,10 @@ func (p *progress) finish() {
 	}
 	p.once.Do(func() { close(p.stop) })
 	p.done.Wait()
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/pbednarcik/flexreaddir/internal/treegen"
@@ -63,13 +62,22 @@ func apparentSizes(t *testing.T, root string) map[string]int64 {
 	return sizes
 }
 
+// jsonEntry is an entry of --json's output.
+type jsonEntry struct {
+	Name     string       `json:"name"`
+	Size     uint64       `json:"size"`
+	Inodes   uint64       `json:"inodes"`
+	Dir      bool         `json:"dir"`
+	Children []*jsonEntry `json:"children"`
+}
+
 func TestJSONView(t *testing.T) {
 	root := viewTree(t)
 	out, errs, code := runView(t, "--json", "--apparent-size", root)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var roots []*vnode
+	var roots []*jsonEntry
 	if err := json.Unmarshal([]byte(out), &roots); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
@@ -79,8 +87,8 @@ func TestJSONView(t *testing.T) {
 	// Every file appears once with its size; each directory's size is its
 	// own plus its children's.
 	files := map[string]int64{}
-	var check func(v *vnode, path string)
-	check = func(v *vnode, path string) {
+	var check func(v *jsonEntry, path string)
+	check = func(v *jsonEntry, path string) {
 		if !v.Dir {
 			files[path] = int64(v.Size)
 			return
@@ -193,124 +201,6 @@ func TestViewConflicts(t *testing.T) {
 	if _, errs, code := runView(t, "--progress=sometimes", "."); code != 1 || !strings.Contains(errs, "--progress") {
 		t.Errorf("bad --progress: exit %d, %q", code, errs)
 	}
-}
-
-// TestProgress shows the line after the delay, redraws it, and erases it;
-// a scan shorter than the delay shows nothing.
-func TestProgress(t *testing.T) {
-	var b syncBuffer
-	p := startProgress(&b, blockSize{size: 1}, 10*time.Millisecond, 5*time.Millisecond)
-	p.add(3, 4096)
-	time.Sleep(50 * time.Millisecond)
-	p.finish()
-	s := b.String()
-	if !strings.Contains(s, "fdu: scanning: 1 directories, 3 entries, 4096") || !strings.HasSuffix(s, "\r\x1b[K") {
-		t.Errorf("progress wrote %q", s)
-	}
-	var quiet syncBuffer
-	p = startProgress(&quiet, blockSize{size: 1}, time.Hour, time.Second)
-	p.add(1, 1)
-	p.finish()
-	if quiet.String() != "" {
-		t.Errorf("a short scan wrote %q", quiet.String())
-	}
-	// Through the command: stdout has the report alone.
-	root := viewTree(t)
-	out, _, code := runView(t, "--progress=always", "-s", "-b", root)
-	if code != 0 || strings.Contains(out, "scanning") || !strings.HasSuffix(out, "\t"+root+"\n") {
-		t.Errorf("stdout %q", out)
-	}
-}
-
-type syncBuffer struct {
-	mu  chan struct{}
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) lock() {
-	if b.mu == nil {
-		b.mu = make(chan struct{}, 1)
-	}
-	b.mu <- struct{}{}
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.lock()
-	defer func() { <-b.mu }()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.lock()
-	defer func() { <-b.mu }()
-	return b.buf.String()
-}
-
-// encodingJSON is what printJSON must match: encoding/json's Encoder
-// without HTML escaping.
-func encodingJSON(t testing.TB, v any) string {
-	var buf strings.Builder
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	return buf.String()
-}
-
-func TestPrintJSONMatchesEncodingJSON(t *testing.T) {
-	odd := []string{"", "plain", "quote\"back\\slash", "new\nline\ttab\rcr\bbs\fff", "\x00\x01\x1f\x7f",
-		"caf\xc3\xa9", "bad\xffbyte", "\xe2\x80\xa8\xe2\x80\xa9", "cut\xe2\x80", "<&>", "\xf0\x9f\x98\x80", "\xed\xa0\x80"}
-	for b := range 256 {
-		odd = append(odd, string([]byte{byte(b)}), "a"+string([]byte{byte(b)})+"z")
-	}
-	var roots []*vnode
-	for i, name := range odd {
-		v := &vnode{Name: name, Size: uint64(i) << 40, Inodes: uint64(i), Dir: i%2 == 0, Error: i%3 == 0}
-		if i%5 == 0 {
-			v.Children = []*vnode{{Name: name + "/child", Size: 1, Inodes: 1}, {Name: "x", Dir: true, Children: []*vnode{{Name: name}}}}
-		}
-		roots = append(roots, v)
-	}
-	var got strings.Builder
-	if err := printJSON(&got, roots); err != nil {
-		t.Fatal(err)
-	}
-	var withBytes func(vs []*vnode)
-	withBytes = func(vs []*vnode) {
-		for _, v := range vs {
-			if !utf8.ValidString(v.Name) {
-				v.NameBytes = []byte(v.Name)
-			}
-			withBytes(v.Children)
-		}
-	}
-	withBytes(roots)
-	if want := encodingJSON(t, roots); got.String() != want {
-		for i := range min(len(want), len(got.String())) {
-			if want[i] != got.String()[i] {
-				t.Fatalf("differs at byte %d:\n got %q\nwant %q", i, got.String()[max(0, i-40):min(len(got.String()), i+40)], want[max(0, i-40):min(len(want), i+40)])
-			}
-		}
-		t.Fatalf("lengths %d and %d", got.Len(), len(want))
-	}
-	var empty strings.Builder
-	printJSON(&empty, nil)
-	if want := encodingJSON(t, []*vnode{}); empty.String() != want {
-		t.Errorf("no roots: %q, want %q", empty.String(), want)
-	}
-}
-
-func FuzzJSONString(f *testing.F) {
-	for _, s := range []string{"", "a\"b", "\xff", "\xe2\x80\xa8", "\x00", "é"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got := string(appendJSONString(nil, s)) + "\n"
-		if want := encodingJSON(t, s); got != want {
-			t.Fatalf("%q: got %s, want %s", s, got, want)
-		}
-	})
 }
 
 // TestViewsRefuseWhatTheyIgnore: an option a view would not honour is an

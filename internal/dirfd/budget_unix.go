@@ -3,7 +3,6 @@
 package dirfd
 
 import (
-	"context"
 	"sync"
 	"sync/atomic"
 
@@ -83,19 +82,4 @@ func countOpen(lim int) int {
 		}
 	}
 	return n
-}
-
-type plannedKey struct{}
-
-// WithPlanned marks ctx as carrying a walk whose caller has already
-// planned its descriptors (tree's clone plans for both of its sides), so
-// that the walk takes its Workers and MaxOpenDirs as they are.
-func WithPlanned(ctx context.Context) context.Context {
-	return context.WithValue(ctx, plannedKey{}, true)
-}
-
-// Planned reports whether ctx was marked by WithPlanned.
-func Planned(ctx context.Context) bool {
-	v, _ := ctx.Value(plannedKey{}).(bool)
-	return v
 }

@@ -62,8 +62,8 @@ type Node struct {
 	Name   string
 	Follow bool // a symbolic link followed to a directory: opened following it
 
-	mu  sync.Mutex // guards fd1 against a Close while a child opens from it
-	fd1 int        // the descriptor plus one, so that the zero Node has none
+	mu        sync.Mutex // guards fdPlusOne against a Close while a child opens from it
+	fdPlusOne int        // the descriptor plus one, so that the zero Node has none
 
 	prev, next *Node // in the Set that keeps it
 	set        *Set
@@ -84,8 +84,8 @@ func (n *Node) open(path string, keep *Set) (int, error) {
 	if p := n.Parent; p != nil {
 		// The parent kept, as it mostly is: one openat.
 		p.mu.Lock()
-		if p.fd1 != 0 {
-			fd, err := openAt(p.fd1-1, n.Name, n.Follow)
+		if p.fdPlusOne != 0 {
+			fd, err := openAt(p.fdPlusOne-1, n.Name, n.Follow)
 			p.mu.Unlock()
 			if err != nil {
 				return -1, &os.PathError{Op: "openat", Path: path, Err: err}
@@ -99,12 +99,12 @@ func (n *Node) open(path string, keep *Set) (int, error) {
 		chain = append(chain, a)
 		p := a.Parent
 		p.mu.Lock()
-		if p.fd1 == 0 {
+		if p.fdPlusOne == 0 {
 			p.mu.Unlock()
 			continue
 		}
 		i := len(chain) - 1
-		fd, err := openAt(p.fd1-1, a.Name, a.Follow)
+		fd, err := openAt(p.fdPlusOne-1, a.Name, a.Follow)
 		p.mu.Unlock()
 		for ; err == nil && i > 0; i-- {
 			var next int
@@ -126,8 +126,8 @@ func (n *Node) open(path string, keep *Set) (int, error) {
 // opened again as Open does. The caller closes it.
 func (n *Node) Dup(path string) (int, error) {
 	n.mu.Lock()
-	if n.fd1 != 0 {
-		fd, err := Retry(func() (int, error) { return unix.FcntlInt(uintptr(n.fd1-1), unix.F_DUPFD_CLOEXEC, 0) })
+	if n.fdPlusOne != 0 {
+		fd, err := Retry(func() (int, error) { return unix.FcntlInt(uintptr(n.fdPlusOne-1), unix.F_DUPFD_CLOEXEC, 0) })
 		n.mu.Unlock()
 		if err != nil {
 			return -1, &os.PathError{Op: "dup", Path: path, Err: err}
@@ -147,9 +147,9 @@ func (n *Node) Dup(path string) (int, error) {
 func (n *Node) Moved(path string, dev, ino, pdev, pino uint64) bool {
 	p := n.Parent
 	p.mu.Lock()
-	if p.fd1 != 0 {
+	if p.fdPlusOne != 0 {
 		defer p.mu.Unlock()
-		return n.movedIn(p.fd1-1, dev, ino)
+		return n.movedIn(p.fdPlusOne-1, dev, ino)
 	}
 	p.mu.Unlock()
 	pfd, err := p.Open(filepath.Dir(path))
@@ -237,7 +237,7 @@ func (s *Set) Keep(n *Node, fd int, force bool) bool {
 	}
 	s.head = n
 	n.mu.Lock()
-	n.fd1 = fd + 1
+	n.fdPlusOne = fd + 1
 	n.mu.Unlock()
 	return true
 }
@@ -250,9 +250,9 @@ func (s *Set) evictOne() bool {
 			continue
 		}
 		v.mu.Lock()
-		if v.fd1 != 0 {
-			unix.Close(v.fd1 - 1)
-			v.fd1 = 0
+		if v.fdPlusOne != 0 {
+			unix.Close(v.fdPlusOne - 1)
+			v.fdPlusOne = 0
 		}
 		v.mu.Unlock()
 		s.unlink(v)
@@ -267,7 +267,7 @@ func (s *Set) evictOne() bool {
 func (n *Node) Fd() int {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.fd1 - 1
+	return n.fdPlusOne - 1
 }
 
 // Take hands n's kept descriptor, if it has one, to the caller, who closes
@@ -276,8 +276,8 @@ func (s *Set) Take(n *Node) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n.mu.Lock()
-	fd := n.fd1 - 1
-	n.fd1 = 0
+	fd := n.fdPlusOne - 1
+	n.fdPlusOne = 0
 	n.mu.Unlock()
 	if n.set == s {
 		if !n.forced {
@@ -326,9 +326,9 @@ func (s *Set) CloseAll() {
 	for n := s.head; n != nil; {
 		next := n.next
 		n.mu.Lock()
-		if n.fd1 != 0 {
-			unix.Close(n.fd1 - 1)
-			n.fd1 = 0
+		if n.fdPlusOne != 0 {
+			unix.Close(n.fdPlusOne - 1)
+			n.fdPlusOne = 0
 		}
 		n.mu.Unlock()
 		n.prev, n.next, n.set = nil, nil, nil

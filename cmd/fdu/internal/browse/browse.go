@@ -1,7 +1,3 @@
-// Package browse is fdu's interactive browser: a full-screen list of a
-// directory's entries by size, entered and left with the keys ncdu users
-// know, where an entry can be deleted and a directory scanned again, on a
-// tcell screen.
 package browse
 
 import (

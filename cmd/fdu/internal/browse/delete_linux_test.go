@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbednarcik/flexreaddir/walk"
 	"golang.org/x/sys/unix"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
@@ -74,7 +75,7 @@ func TestDeleteStoppedRescans(t *testing.T) {
 		mk(p, 7000)
 	}
 	settle(t, root)
-	opts := dutree.ScanOptions{Workers: 2}
+	opts := dutree.ScanOptions{Walk: func() *walk.Options { return &walk.Options{Workers: 2} }}
 	tr, _, err := dutree.Scan(context.Background(), root, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ func BenchmarkScan(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := Scan(context.Background(), dir, ScanOptions{Workers: 2}); err != nil {
+		if _, _, err := Scan(context.Background(), dir, ScanOptions{Walk: walkWorkers(2)}); err != nil {
 			b.Fatal(err)
 		}
 	}

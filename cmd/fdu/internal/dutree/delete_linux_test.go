@@ -125,7 +125,7 @@ func TestDeleteRefusesAMountBelowDeletingNothing(t *testing.T) {
 			if c.before {
 				c.mount(t, sub, outside)
 			}
-			tr := scan(t, root, ScanOptions{Workers: 2})
+			tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 			if !c.before {
 				c.mount(t, sub, outside)
 			}
@@ -154,7 +154,7 @@ func TestDeleteRefusesTheUnknown(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "proj", "node_modules", "pkg", "big"), 5000)
 	mkfile(t, filepath.Join(root, "proj", "src", "main.go"), 10)
-	tr := scan(t, root, ScanOptions{Workers: 2, Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2), Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
 	if err := tr.Delete(ctx, nil, "proj"); !errors.Is(err, ErrUnknown) {
 		t.Errorf("holding an excluded directory: %v, want ErrUnknown", err)
 	}
@@ -170,7 +170,7 @@ func TestDeleteRefusesTheUnknown(t *testing.T) {
 	}
 	// A file gone already: the tree follows.
 	os.Remove(filepath.Join(root, "proj", "src", "new.go"))
-	tr = scan(t, root, ScanOptions{Workers: 1})
+	tr = scan(t, root, ScanOptions{Walk: walkWorkers(1)})
 	os.RemoveAll(filepath.Join(root, "proj", "src"))
 	if err := tr.Delete(ctx, []string{"proj"}, "src"); !errors.Is(err, ErrGone) || tr.Find([]string{"proj", "src"}) != nil {
 		t.Errorf("deleting what is gone: %v, want ErrGone and the entry out of the tree", err)
@@ -183,7 +183,7 @@ func TestDeleteTakesExcludedFiles(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "d", "keep.important"), 10)
 	mkfile(t, filepath.Join(root, "d", "x"), 10)
-	tr := scan(t, root, ScanOptions{Workers: 1, Exclude: func(p string) bool { return strings.HasSuffix(p, ".important") }})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1), Exclude: func(p string) bool { return strings.HasSuffix(p, ".important") }})
 	if f, d := tr.Find([]string{"d"}).ExcludedBelow(); f != 1 || d != 0 {
 		t.Errorf("ExcludedBelow: %d, %d", f, d)
 	}
@@ -201,7 +201,7 @@ func TestDeleteTakesExcludedFiles(t *testing.T) {
 func TestDeleteWhenAboveMoved(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "a", "big", "f"), 30000)
-	tr := scan(t, root, ScanOptions{Workers: 2})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 	os.Rename(filepath.Join(root, "a"), filepath.Join(root, "a2"))
 	if err := tr.Delete(ctx, []string{"a"}, "big"); !errors.Is(err, ErrAbove) {
 		t.Errorf("%v, want ErrAbove", err)
@@ -218,7 +218,7 @@ func TestDeleteExcludedFileByInode(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "e", "a"), 1)
 	mkfile(t, filepath.Join(root, "e", "notes.keep"), 1)
-	tr := scan(t, root, ScanOptions{Workers: 1, Exclude: func(p string) bool { return strings.HasSuffix(p, ".keep") }})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1), Exclude: func(p string) bool { return strings.HasSuffix(p, ".keep") }})
 	mkfile(t, filepath.Join(root, "e", "n2"), 2) // another inode, while the old one lives
 	os.Rename(filepath.Join(root, "e", "n2"), filepath.Join(root, "e", "notes.keep"))
 	if err := tr.Delete(ctx, nil, "e"); !errors.Is(err, ErrChanged) {
@@ -237,7 +237,7 @@ func TestDeleteLowersLinkCounts(t *testing.T) {
 	mkfile(t, filepath.Join(root, "a", "f"), 5000)
 	os.Link(filepath.Join(root, "a", "f"), filepath.Join(root, "g"))
 	os.Link(filepath.Join(root, "a", "f"), filepath.Join(root, "a", "f2"))
-	tr := scan(t, root, ScanOptions{Workers: 1})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
 	if err := tr.Delete(ctx, nil, "a"); err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestDeleteBeyondPathMax(t *testing.T) {
 	}
 	unix.Close(leaf)
 	unix.Close(fd)
-	tr := scan(t, root, ScanOptions{Workers: 2})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 	if err := tr.Delete(ctx, names, "leaf"); err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,7 @@ func chain(t *testing.T, top string, depth int) string {
 func TestDeleteDeepUnderLowLimit(t *testing.T) {
 	root := t.TempDir()
 	chain(t, filepath.Join(root, "top"), 300)
-	tr := scan(t, root, ScanOptions{Workers: 2})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 	testfs.LimitOpenFiles(t, 16)
 	before := testfs.OpenFiles(t)
 	if err := tr.Delete(ctx, nil, "top"); err != nil {
@@ -339,7 +339,7 @@ func TestDeleteDepth50UnderLimit16(t *testing.T) {
 	deepest := chain(t, filepath.Join(root, "mounted"), 50)
 	chain(t, filepath.Join(root, "plain"), 50)
 	testfs.BindMount(t, deepest, deepest)
-	tr := scan(t, root, ScanOptions{Workers: 2})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 	testfs.LimitOpenFiles(t, 16)
 	before := testfs.OpenFiles(t)
 	want := onDisk(t, filepath.Join(root, "mounted"))
@@ -372,7 +372,7 @@ func TestDeleteRefusesAReusedInode(t *testing.T) {
 		mkfile(t, filepath.Join(top, "d", "sub", "g"), 100)
 	}
 	build()
-	tr := scan(t, mnt, ScanOptions{Workers: 1})
+	tr := scan(t, mnt, ScanOptions{Walk: walkWorkers(1)})
 	d := tr.Find([]string{"t", "d"})
 	var ino uint64
 	for try := 0; ; try++ {
@@ -396,7 +396,7 @@ func TestDeleteRefusesAReusedInode(t *testing.T) {
 	}
 
 	mkfile(t, filepath.Join(top, "one"), 100)
-	tr = scan(t, mnt, ScanOptions{Workers: 1})
+	tr = scan(t, mnt, ScanOptions{Walk: walkWorkers(1)})
 	one := tr.Find([]string{"t", "one"})
 	for try := 0; ; try++ {
 		os.Remove(filepath.Join(top, "one"))
@@ -429,7 +429,7 @@ func stopTree(t *testing.T) (string, *Tree, map[string]int64) {
 	for _, p := range []string{"sub/s1", "sub/s2", "sub/s3", "zz/z1", "zz/z2"} {
 		mkfile(t, filepath.Join(root, "a", p), 5000)
 	}
-	tr := scan(t, root, ScanOptions{Workers: 2})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2)})
 	sizes := map[string]int64{}
 	var walk func(n *Node, path string)
 	walk = func(n *Node, path string) {
@@ -564,7 +564,7 @@ func TestStopsCloseDescriptors(t *testing.T) {
 	for _, top := range []string{"mnt", "chg", "new", "stop", "cancel1", "cancel2"} {
 		chain(t, filepath.Join(root, top), 20)
 	}
-	tr := scan(t, root, ScanOptions{Workers: 2, Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(2), Exclude: func(p string) bool { return filepath.Base(p) == "node_modules" }})
 	deep := filepath.Join(strings.Repeat("d/", 19), "d")
 	testfs.BindMount(t, filepath.Join(root, "a"), filepath.Join(root, "mnt", deep))
 	mkfile(t, filepath.Join(root, "chg", deep, "f2"), 20) // another inode under the name
@@ -618,7 +618,7 @@ func TestStopsCloseDescriptors(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := Rescan(cctx, root, &tr.Root, ScanOptions{Workers: 2}); err == nil {
+	if _, err := Rescan(cctx, root, &tr.Root, ScanOptions{Walk: walkWorkers(2)}); err == nil {
 		t.Errorf("a cancelled rescan: no error")
 	}
 	if after := testfs.OpenFiles(t); after != before {
@@ -639,7 +639,7 @@ func TestDeleteRefusesWhatCannotBeDeleted(t *testing.T) {
 	if out, err := exec.Command("mount", "-o", "remount,ro", dir).CombinedOutput(); err != nil {
 		t.Skipf("skipping: remount read-only: %v: %s", err, out)
 	}
-	tr := scan(t, dir, ScanOptions{Workers: 1})
+	tr := scan(t, dir, ScanOptions{Walk: walkWorkers(1)})
 	err := tr.Delete(ctx, nil, "a")
 	var st *StoppedError
 	if !errors.Is(err, unix.EROFS) || errors.As(err, &st) {
@@ -670,7 +670,7 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 		t.Skipf("skipping: mount overlayfs: %v: %s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
-	tr := scan(t, mnt, ScanOptions{Workers: 2})
+	tr := scan(t, mnt, ScanOptions{Walk: walkWorkers(2)})
 	if err := tr.Delete(ctx, nil, "a"); err != nil {
 		t.Errorf("a: %v", err)
 	}

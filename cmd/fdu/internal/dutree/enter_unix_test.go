@@ -20,7 +20,7 @@ func TestEnterTheDirectoryScanned(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 1})
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: walkWorkers(1)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 func TestRoundTrip(t *testing.T) {
-	tr, _, err := Scan(context.Background(), makeTree(t), ScanOptions{Workers: 2})
+	tr, _, err := Scan(context.Background(), makeTree(t), ScanOptions{Walk: walkWorkers(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func tool(t *testing.T, name string) string {
 func scanAndExport(t *testing.T, mtime bool) (root string, tr *Tree, file string) {
 	t.Helper()
 	root = makeTree(t)
-	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 2})
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: walkWorkers(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func run(t *testing.T, name string, args ...string) []byte {
 // TestReadTruncated cuts a real export at every byte: each cut is an
 // error, none a panic or a tree.
 func TestReadTruncated(t *testing.T) {
-	tr, _, err := Scan(context.Background(), makeTree(t), ScanOptions{Workers: 1})
+	tr, _, err := Scan(context.Background(), makeTree(t), ScanOptions{Walk: walkWorkers(1)})
 	if err != nil {
 		t.Fatal(err)
 	}

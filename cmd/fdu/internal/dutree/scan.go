@@ -17,12 +17,14 @@ import (
 
 // ScanOptions are what fdu's command line asks of a scan.
 type ScanOptions struct {
-	Workers       int
-	IOWorkers     int                      // walk's: more goroutines while the disk is read
-	IOHook        func() func(running int) // makes walk's OnIOWorkers, once per scan
-	OneFileSystem bool                     // -x: other file systems are marked OtherFS, not entered
-	Exclude       func(path string) bool   // --exclude: true leaves the entry out, marked Excluded
-	Progress      *Progress                // counted as the scan goes, for a progress display
+	// Walk makes the walk's options (fdu's du.Config.WalkOptions), once
+	// per scan, as its I/O hook counts one walk: the workers, and -x
+	// (other file systems are marked OtherFS, not entered). The scan sets
+	// what the tree needs itself: StatAll (the sizes of what is not a
+	// regular file), Reuse and OnError. nil walks with walk's defaults.
+	Walk     func() *walk.Options
+	Exclude  func(path string) bool // --exclude: true leaves the entry out, marked Excluded
+	Progress *Progress              // counted as the scan goes, for a progress display
 }
 
 // Progress is a scan's running count, safe to read while it runs.
@@ -98,23 +100,19 @@ const listed Flags = 1 << 15
 func scanInto(ctx context.Context, root string, top *Node, o ScanOptions) ([]Error, error) {
 	s := &scanner{o: o, top: top, rootLen: len(root), started: scanClock()}
 	top.Dir.Scanned = s.started
-	opts := &walk.Options{
-		Workers:       o.Workers,
-		IOWorkers:     o.IOWorkers,
-		OneFileSystem: o.OneFileSystem,
-		StatAll:       true,
-		Reuse:         true,
-		OnError:       s.onError,
+	opts := new(walk.Options)
+	if o.Walk != nil {
+		opts = o.Walk()
 	}
-	if o.IOHook != nil {
-		opts.OnIOWorkers = o.IOHook()
-	}
+	// What the tree needs of any walk: every entry's metadata, and no
+	// Dir or name kept (the tree copies the names).
+	opts.StatAll, opts.Reuse, opts.OnError = true, true, s.onError
 	err := walk.Dirs(ctx, root, opts, s.dir)
 	if err != nil && !s.listedRoot() {
 		return s.errs, err
 	}
 	s.markErrors()
-	unlist(top, o.OneFileSystem)
+	unlist(top, opts.OneFileSystem)
 	return s.errs, ctx.Err()
 }
 

@@ -80,7 +80,7 @@ func count(t *testing.T, dir string) int64 {
 func TestScanCountsAsDu(t *testing.T) {
 	root := makeTree(t)
 	for _, workers := range []int{1, 2, 8} {
-		tr, errs, err := Scan(context.Background(), root, ScanOptions{Workers: workers})
+		tr, errs, err := Scan(context.Background(), root, ScanOptions{Walk: walkWorkers(workers)})
 		if err != nil || len(errs) > 0 {
 			t.Fatal(err, errs)
 		}
@@ -122,7 +122,7 @@ func checkKinds(t *testing.T, tr *Tree) {
 
 func TestScanExcludes(t *testing.T) {
 	root := makeTree(t)
-	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 2, Exclude: func(p string) bool {
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: walkWorkers(2), Exclude: func(p string) bool {
 		return filepath.Base(p) == "x" || filepath.Base(p) == "sparse"
 	}})
 	if err != nil {
@@ -142,7 +142,7 @@ func TestScanExcludes(t *testing.T) {
 
 func TestDeleteUpdatesAncestors(t *testing.T) {
 	root := makeTree(t)
-	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 2})
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: walkWorkers(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestDeleteUpdatesAncestors(t *testing.T) {
 
 func TestDeleteRefusesWhatChanged(t *testing.T) {
 	root := makeTree(t)
-	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 1})
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: walkWorkers(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,13 +211,13 @@ func TestDeleteRefusesWhatChanged(t *testing.T) {
 
 func TestRescan(t *testing.T) {
 	root := makeTree(t)
-	tr, _, err := Scan(context.Background(), root, ScanOptions{Workers: 2})
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: walkWorkers(2)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(root, "a", "b", "new"), make([]byte, 50000), 0o644)
 	b := tr.Find([]string{"a", "b"})
-	if _, err := Rescan(context.Background(), filepath.Join(root, "a", "b"), b, ScanOptions{Workers: 2}); err != nil {
+	if _, err := Rescan(context.Background(), filepath.Join(root, "a", "b"), b, ScanOptions{Walk: walkWorkers(2)}); err != nil {
 		t.Fatal(err)
 	}
 	tr.Recount()

@@ -1,7 +1,3 @@
-// Package dutree is the in-memory tree behind fdu's interactive browser
-// and its ncdu-format export and import: every entry of a scan, about 64
-// bytes each plus its name, with each directory's totals counted as du
-// counts them (a file with several links once).
 package dutree
 
 import (

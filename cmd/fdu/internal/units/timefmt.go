@@ -1,15 +1,32 @@
-package main
+package units
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 )
 
-// timeFormat turns du's --time-style into a strftime-like format.
-func timeFormat(style string) (string, error) {
+// TimeType is the time --time=WORD shows: "mtime", "atime" or "ctime";
+// false for a word du does not take.
+func TimeType(word string) (string, bool) {
+	switch word {
+	case "mtime", "modification":
+		return "mtime", true
+	case "atime", "access", "use":
+		return "atime", true
+	case "ctime", "status":
+		return "ctime", true
+	}
+	return "", false
+}
+
+// TimeFormat turns du's --time-style into a strftime-like format.
+func TimeFormat(style string) (string, error) {
 	if style == "" {
 		style = envOr("TIME_STYLE", "")
 		if style == "" || style == "locale" {
@@ -33,11 +50,11 @@ func timeFormat(style string) (string, error) {
 	case "iso":
 		return "%Y-%m-%d", nil
 	}
-	return "", fmt.Errorf("invalid argument %s for %s", quote(style), quote("time style"))
+	return "", errors.New(message.InvalidArgument(style, "time style"))
 }
 
-// strftime formats t with the conversions du users reach for.
-func strftime(format string, t time.Time) string {
+// Strftime formats t with the conversions du users reach for.
+func Strftime(format string, t time.Time) string {
 	var b strings.Builder
 	for i := 0; i < len(format); i++ {
 		c := format[i]

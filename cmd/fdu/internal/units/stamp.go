@@ -1,11 +1,10 @@
-package main
+package units
 
 import (
 	"encoding/binary"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -13,37 +12,41 @@ import (
 	"github.com/pbednarcik/flexreaddir/internal/unixtime"
 )
 
-// stamp is a file time as the file system keeps it, in seconds and
+// Stamp is a file time as the file system keeps it, in seconds and
 // nanoseconds: du prints times far beyond int64 nanoseconds' 2262.
-// The zero stamp is no time at all, older than any file's.
-type stamp struct {
+// The zero Stamp is no time at all, older than any file's.
+type Stamp struct {
 	sec   int64
 	nsec1 int32 // nanoseconds + 1, so that 0 means no time
 }
 
-func mkStamp(sec, nsec int64) stamp { return stamp{sec: sec, nsec1: int32(nsec) + 1} }
+// NewStamp is the time sec seconds and nsec nanoseconds after 1970.
+func NewStamp(sec, nsec int64) Stamp { return Stamp{sec: sec, nsec1: int32(nsec) + 1} }
 
-// after reports whether a is later than b.
-func (a stamp) after(b stamp) bool {
+// Seconds is s's seconds since 1970.
+func (s Stamp) Seconds() int64 { return s.sec }
+
+// After reports whether a is later than b.
+func (a Stamp) After(b Stamp) bool {
 	return b.nsec1 == 0 || a.nsec1 != 0 && (a.sec > b.sec || a.sec == b.sec && a.nsec1 > b.nsec1)
 }
 
-// nanoStamp is a stamp from frd's Unix nanoseconds; ok is false when they
+// FromNanos is a stamp from frd's Unix nanoseconds; ok is false when they
 // are saturated, and the file must be stat'ed for its seconds.
-func nanoStamp(ns int64) (s stamp, ok bool) {
+func FromNanos(ns int64) (s Stamp, ok bool) {
 	if unixtime.Saturated(ns) {
-		return stamp{}, false
+		return Stamp{}, false
 	}
 	sec, nsec := ns/1e9, ns%1e9
 	if nsec < 0 {
 		sec, nsec = sec-1, nsec+1e9
 	}
-	return mkStamp(sec, nsec), true
+	return NewStamp(sec, nsec), true
 }
 
-// civil is s in loc, or false where glibc's localtime fails: a year that
+// Civil is s in loc, or false where glibc's localtime fails: a year that
 // does not fit struct tm's int.
-func (s stamp) civil(loc *time.Location) (time.Time, bool) {
+func (s Stamp) Civil(loc *time.Location) (time.Time, bool) {
 	const far = 1 << 56 // seconds: ~2e9 years, past any year localtime takes
 	if s.sec > far || s.sec < -far {
 		return time.Time{}, false
@@ -55,25 +58,14 @@ func (s stamp) civil(loc *time.Location) (time.Time, bool) {
 	return t, true
 }
 
-// formatTime is s as --time shows it, or its seconds and a warning, as du
-// prints a time localtime cannot convert.
-func (r *reporter) formatTime(s stamp) string {
-	if t, ok := s.civil(r.cfg.loc); ok {
-		return strftime(r.cfg.timeFormat, t)
-	}
-	secs := strconv.FormatInt(s.sec, 10)
-	r.note("time " + quote(secs) + " is out of range")
-	return secs
-}
-
-// localZone is the zone TZ names, read as glibc reads it: unset, the
+// LocalZone is the zone TZ names, read as glibc reads it: unset, the
 // system's zone; empty, UTC; else a zone file (by path, or by name
 // under the zoneinfo directory) or a POSIX TZ string such as
 // "PST8PDT,M3.2.0,M11.1.0" or "XXXYYY-12:30". Go reads such strings only
 // inside zone files, so the string is put inside one: a TZif file with no
 // transitions and the string as its footer, which Go applies to all times.
 // Read at each call, not from time.Local, which Go fixes at its first use.
-func localZone() *time.Location {
+func LocalZone() *time.Location {
 	tz, ok := os.LookupEnv("TZ")
 	if !ok {
 		tz = "/etc/localtime"

@@ -1,4 +1,4 @@
-package main
+package du
 
 import (
 	"bufio"
@@ -7,17 +7,21 @@ import (
 	"os"
 )
 
-// excluder holds --exclude and --exclude-from patterns, matched as GNU du
+// Excluder holds --exclude and --exclude-from patterns, matched as GNU du
 // matches them: fnmatch without FNM_PATHNAME (so * also matches /), against
 // the whole path and against each part of it that follows a /.
-type excluder struct {
+type Excluder struct {
 	patterns []string
 }
 
-func (x *excluder) add(p string) { x.patterns = append(x.patterns, p) }
+// Add adds the pattern p.
+func (x *Excluder) Add(p string) { x.patterns = append(x.patterns, p) }
 
-// addFile reads one pattern per line from name ("-" for standard input).
-func (x *excluder) addFile(name string, stdin io.Reader) error {
+// HasPatterns reports whether any pattern was added.
+func (x *Excluder) HasPatterns() bool { return len(x.patterns) > 0 }
+
+// AddFile reads one pattern per line from name ("-" for standard input).
+func (x *Excluder) AddFile(name string, stdin io.Reader) error {
 	var data []byte
 	var err error
 	if name == "-" {
@@ -32,13 +36,14 @@ func (x *excluder) addFile(name string, stdin io.Reader) error {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		if line := sc.Text(); line != "" {
-			x.add(line)
+			x.Add(line)
 		}
 	}
 	return sc.Err()
 }
 
-func (x *excluder) excluded(path string) bool {
+// Excluded reports whether a pattern matches path.
+func (x *Excluder) Excluded(path string) bool {
 	for _, p := range x.patterns {
 		if fnmatch(p, path) {
 			return true

@@ -1,5 +1,5 @@
 //go:build !linux
 
-package main
+package du
 
 func isTmpfs(string) bool { return false }

@@ -1,4 +1,4 @@
-package main
+package du
 
 import (
 	"cmp"
@@ -10,38 +10,40 @@ import (
 	"github.com/pbednarcik/flexreaddir/frd"
 )
 
-// duError is an error message and the path it is about.
-type duError struct{ path, msg string }
+// Error is an error message du prints and the path it is about.
+type Error struct{ Path, Msg string }
 
-// sortErrors puts errs, met by a parallel walk of root, in the order du
+// SortErrors puts errs, met by a parallel walk of root, in the order du
 // meets them: depth first, a directory before what is inside it, and each
 // directory's entries in the order du reads them (the kernel's, or by
 // inode for a directory of over 10,000 entries, as fts sorts it). It lists
 // again, by names, each directory on the errors' paths, once: errors are
 // few, and a sum keeps no listing. A path it cannot place keeps its place
 // after those it can.
-func sortErrors(root string, errs []duError) {
+func SortErrors(root string, errs []Error) {
 	if len(errs) < 2 {
 		return
 	}
-	o := errorOrder{root: root, pos: map[string]map[string]int{}}
+	o := ErrorOrder{root: root, pos: map[string]map[string]int{}}
 	keys := make(map[string][]int, len(errs))
 	for _, e := range errs {
-		if _, ok := keys[e.path]; !ok {
-			keys[e.path] = o.key(e.path)
+		if _, ok := keys[e.Path]; !ok {
+			keys[e.Path] = o.key(e.Path)
 		}
 	}
-	slices.SortStableFunc(errs, func(a, b duError) int { return slices.Compare(keys[a.path], keys[b.path]) })
+	slices.SortStableFunc(errs, func(a, b Error) int { return slices.Compare(keys[a.Path], keys[b.Path]) })
 }
 
-type errorOrder struct {
+// ErrorOrder numbers the entries of directories in du's order, listing
+// each directory again once: the zero value is ready for Places.
+type ErrorOrder struct {
 	root string
 	pos  map[string]map[string]int // directory: entry name: place in du's order
 }
 
 // key is path's place in du's walk: the place of each of its names, from
 // root down.
-func (o *errorOrder) key(path string) []int {
+func (o *ErrorOrder) key(path string) []int {
 	rel, ok := strings.CutPrefix(path, o.root)
 	if !ok {
 		return []int{math.MaxInt}
@@ -53,7 +55,7 @@ func (o *errorOrder) key(path string) []int {
 	var key []int
 	dir := o.root
 	for _, name := range strings.Split(rel, "/") {
-		p, ok := o.places(dir)[name]
+		p, ok := o.Places(dir)[name]
 		if !ok {
 			p = math.MaxInt
 		}
@@ -63,8 +65,8 @@ func (o *errorOrder) key(path string) []int {
 	return key
 }
 
-// places lists dir and numbers its entries in du's order.
-func (o *errorOrder) places(dir string) map[string]int {
+// Places lists dir and numbers its entries in du's order.
+func (o *ErrorOrder) Places(dir string) map[string]int {
 	if m, ok := o.pos[dir]; ok {
 		return m
 	}
@@ -80,7 +82,7 @@ func (o *errorOrder) places(dir string) map[string]int {
 	l := frd.Lister{Names: true}
 	entries, _ := l.AppendDir(nil, f)
 	f.Close()
-	if len(entries) > 10000 && !isTmpfs(dir) {
+	if len(entries) > ftsSortMin && !isTmpfs(dir) {
 		inos := make(map[string]uint64, len(entries))
 		for _, e := range entries {
 			inos[e.Name] = inodeOf(childPath(dir, e.Name))

@@ -1,4 +1,4 @@
-package main
+package units
 
 import (
 	"math"
@@ -24,23 +24,23 @@ func FuzzPosixTZ(f *testing.F) {
 // TestStampOrder: the zero stamp is older than any time, 1970 included;
 // times far past int64 nanoseconds compare by their seconds.
 func TestStampOrder(t *testing.T) {
-	none, epoch, before := stamp{}, mkStamp(0, 0), mkStamp(-1, 999999999)
-	far := mkStamp(math.MaxInt64, 0)
+	none, epoch, before := Stamp{}, NewStamp(0, 0), NewStamp(-1, 999999999)
+	far := NewStamp(math.MaxInt64, 0)
 	for _, c := range []struct {
-		a, b stamp
+		a, b Stamp
 		want bool
 	}{
 		{epoch, none, true}, {before, none, true}, {none, before, false}, {epoch, before, true},
-		{far, epoch, true}, {epoch, far, false}, {mkStamp(5, 2), mkStamp(5, 1), true}, {epoch, epoch, false},
+		{far, epoch, true}, {epoch, far, false}, {NewStamp(5, 2), NewStamp(5, 1), true}, {epoch, epoch, false},
 	} {
-		if got := c.a.after(c.b); got != c.want {
-			t.Errorf("%+v.after(%+v) = %v, want %v", c.a, c.b, got, c.want)
+		if got := c.a.After(c.b); got != c.want {
+			t.Errorf("%+v.After(%+v) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
-	if _, ok := far.civil(time.UTC); ok {
+	if _, ok := far.Civil(time.UTC); ok {
 		t.Error("2^63-1 seconds converted to a civil time; localtime cannot")
 	}
-	if tm, ok := before.civil(time.UTC); !ok || tm.Year() != 1969 {
+	if tm, ok := before.Civil(time.UTC); !ok || tm.Year() != 1969 {
 		t.Errorf("one nanosecond before 1970: %v, %v", tm, ok)
 	}
 }

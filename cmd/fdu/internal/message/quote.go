@@ -1,11 +1,11 @@
-package main
+package message
 
 import "strings"
 
-// quote quotes a file name for a message as coreutils' quoteaf does in the
+// Quote quotes a file name for a message as coreutils' quoteaf does in the
 // C locale (shell-escape-always): 'name', with a single quote written as
 // '\” and unprintable bytes as $'\n' pieces.
-func quote(s string) string {
+func Quote(s string) string {
 	if strings.IndexByte(s, '\'') >= 0 && doubleQuotable(s) {
 		return `"` + s + `"` // gnulib's choice when nothing else in s needs a shell escape
 	}
@@ -63,11 +63,11 @@ func quote(s string) string {
 	return b.String()
 }
 
-// quotef quotes s only where a shell would need it, colons included, as
+// Quotef quotes s only where a shell would need it, colons included, as
 // gnulib's quotef does for the file names du puts before a colon.
-func quotef(s string) string {
+func Quotef(s string) string {
 	if s == "" {
-		return quote(s)
+		return Quote(s)
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -77,7 +77,7 @@ func quotef(s string) string {
 		case (c == '#' || c == '~') && i != 0:
 		case (c == '{' || c == '}') && len(s) != 1:
 		default:
-			return quote(s)
+			return Quote(s)
 		}
 	}
 	return s

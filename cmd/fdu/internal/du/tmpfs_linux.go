@@ -1,4 +1,4 @@
-package main
+package du
 
 import "golang.org/x/sys/unix"
 

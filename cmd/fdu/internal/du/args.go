@@ -1,0 +1,65 @@
+package du
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
+)
+
+// Arg is one command-line file and what a stat of it said.
+type Arg struct {
+	Path string
+	Stat Stat
+	Err  error
+}
+
+// Stat is what du reads of a file it stats by path: a command-line
+// argument, or a directory it cannot open.
+type Stat struct {
+	Use      Usage
+	Dev, Ino uint64
+	IsDir    bool
+	Nlink    uint64
+}
+
+// StatArgs stats the files named on the command line (or in files0, the
+// --files0-from file), reporting through errOut the names du refuses: an
+// empty one, and "-" read from stdin.
+func (s *Scanner) StatArgs(files []string, files0 string, errOut func(string)) []Arg {
+	var args []Arg
+	for i, f := range files {
+		switch {
+		case f == "-" && files0 == "-":
+			errOut(message.DashFromStdin)
+		case f == "":
+			errOut(message.EmptyFileName(files0, i+1))
+		default:
+			args = append(args, s.arg(f))
+		}
+	}
+	return args
+}
+
+// arg stats the command-line file path, following a symbolic link
+// under -L, -H and -D. A file that is not a directory is remembered: met
+// again inside a directory argument, it counts once.
+func (s *Scanner) arg(path string) Arg {
+	st, err := stat(s.cfg, path, s.cfg.Deref != DerefNone)
+	if err == nil && !st.IsDir {
+		s.argIDs[[2]uint64{st.Dev, st.Ino}] = true
+	}
+	return Arg{path, st, err}
+}
+
+// ArgError is du's message for a command-line argument that could not be
+// stat'ed: a dangling symbolic link followed (-L, -H, -D) says no more, as
+// fts reports it.
+func (s *Scanner) ArgError(a Arg) string {
+	if s.cfg.Deref != DerefNone && errors.Is(a.Err, fs.ErrNotExist) {
+		if _, ok := lstat(s.cfg, a.Path); ok {
+			return message.CannotAccessDangling(a.Path)
+		}
+	}
+	return message.CannotAccess(a.Path, a.Err)
+}

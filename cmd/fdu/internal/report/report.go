@@ -1,0 +1,116 @@
+package report
+
+import (
+	"bufio"
+	"context"
+	"strconv"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/units"
+)
+
+// Du prints du's report of the arguments, scanned by s: each one's lines
+// in GNU du's order and format (depth first, each directory after its
+// contents, entries in the order du reads them), and under -c the total.
+func Du(ctx context.Context, cfg *Config, s *du.Scanner, args []du.Arg, out *bufio.Writer, msgs Messages) {
+	r := &reporter{cfg: cfg, du: s.Config(), s: s, out: out, msgs: msgs, once: newOnce(s.Config())}
+	eachArg(ctx, s, args, msgs.Error, r)
+	if cfg.Total {
+		r.line(r.grand, "total")
+	}
+}
+
+// reporter prints the arguments' lines.
+type reporter struct {
+	cfg   *Config
+	du    *du.Config
+	s     *du.Scanner
+	out   *bufio.Writer
+	msgs  Messages
+	once  once
+	order du.ErrorOrder // directories listed again to place their entries' errors
+	grand du.Usage      // everything counted, for -c
+	// stopped is set at a directory moved during the walk: du's fts fails
+	// there, and du prints nothing more but the total.
+	stopped bool
+	// rb renames the errors of a directory walked under another path than
+	// the one du meets it by (-L: two links to it).
+	rb rebase
+}
+
+func (r *reporter) done() bool { return r.stopped }
+
+// fileArg reports a command-line argument that is not a directory.
+func (r *reporter) fileArg(a du.Arg) {
+	if !r.once.countsArg(a.Stat) {
+		return
+	}
+	r.grand.Add(a.Stat.Use)
+	r.print(a.Stat.Use, a.Path)
+}
+
+// dirArg reports a directory argument: its total alone when that is all
+// du prints of it, else its tree.
+func (r *reporter) dirArg(ctx context.Context, a du.Arg) {
+	if !r.du.Summable() {
+		r.dir(scanArg(ctx, r.s, a, r.msgs.Error), a.Path, 0)
+		return
+	}
+	if total, ok := r.s.Sum(ctx, a.Path, r.once.links, r.msgs.Error); ok {
+		r.grand.Add(total)
+		r.print(total, a.Path)
+	}
+}
+
+func (r *reporter) print(u du.Usage, path string) { r.printIn(u, path, "") }
+
+// printIn prints the line of dir/name (of dir, with no name) without
+// joining them first: -a prints a line per file.
+func (r *reporter) printIn(u du.Usage, dir, name string) {
+	if v, t := r.value(u), r.cfg.Threshold; t < 0 && v > uint64(-t) || t >= 0 && v < uint64(t) {
+		return
+	}
+	r.lineIn(u, dir, name)
+}
+
+// value is what a line shows of u: bytes, or inodes under --inodes.
+func (r *reporter) value(u du.Usage) uint64 {
+	if r.cfg.Inodes {
+		return u.Inodes
+	}
+	return u.Size
+}
+
+// line prints a line whatever the threshold, as du prints its total.
+func (r *reporter) line(u du.Usage, path string) { r.lineIn(u, path, "") }
+
+func (r *reporter) lineIn(u du.Usage, path, name string) {
+	r.out.WriteString(r.cfg.Unit.Format(r.value(u)))
+	if r.du.ShowTime {
+		r.out.WriteByte('\t')
+		r.out.WriteString(r.formatTime(u.TMax))
+	}
+	r.out.WriteByte('\t')
+	r.out.WriteString(path)
+	if name != "" {
+		r.out.WriteByte('/')
+		r.out.WriteString(name)
+	}
+	if r.cfg.Null {
+		r.out.WriteByte(0)
+	} else {
+		r.out.WriteByte('\n')
+	}
+}
+
+// formatTime is s as --time shows it, or its seconds and a warning, as du
+// prints a time localtime cannot convert.
+func (r *reporter) formatTime(s units.Stamp) string {
+	if t, ok := s.Civil(r.cfg.Loc); ok {
+		return units.Strftime(r.cfg.TimeFormat, t)
+	}
+	secs := strconv.FormatInt(s.Seconds(), 10)
+	r.msgs.Note(message.TimeOutOfRange(secs))
+	return secs
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestInternalImportsAsDocumented: each of fdu's packages imports none of
+// those its doc comment rules out, so that the scan, the report and the
+// browser stay apart.
+func TestInternalImportsAsDocumented(t *testing.T) {
+	const internal = "github.com/pbednarcik/flexreaddir/cmd/fdu/internal/"
+	forbidden := map[string][]string{
+		"du":      {"report", "browse", "dutree"},
+		"report":  {"browse", "dutree"},
+		"browse":  {"du", "report"},
+		"dutree":  {"du", "report", "browse"},
+		"message": {"du", "report", "browse", "dutree", "units"},
+		"units":   {"du", "report", "browse", "dutree"},
+	}
+	for pkg, never := range forbidden {
+		files, err := filepath.Glob(filepath.Join("internal", pkg, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no files (%v)", pkg, err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range af.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if name, ok := strings.CutPrefix(path, internal); ok && slices.Contains(never, name) {
+					t.Errorf("%s imports %s", f, name)
+				}
+			}
+		}
+	}
+}

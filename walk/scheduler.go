@@ -1,0 +1,223 @@
+package walk
+
+import (
+	"context"
+	"os"
+	"sync"
+)
+
+// walker is one walk's shared state: its settings, the stack of
+// directories waiting to be visited and the workers' count of what is in
+// hand, and how the walk ended. The workers (worker.go) take directories
+// from the stack and push the subdirectories they find.
+type walker struct {
+	ctx      context.Context
+	opts     Options // as given, Workers resolved and fitted to RLIMIT_NOFILE
+	fn       DirFunc
+	rootOpen func() (handle, error) // opens the root instead of its path (DirsFile)
+
+	splitAt int64 // Options.SplitDirSize resolved: 0 never splits
+	inParts bool  // each directory passed in parts (Options.Batches, not Sorted)
+
+	mu    sync.Mutex // guards the fields down to first
+	cond  sync.Cond  // signalled when the stack grows, or the walk may be over
+	stack []*node    // LIFO: depth first, so few directories wait at once
+	busy  int        // workers visiting a directory
+	// why is how the walk ended early: set once by halt (a panic or
+	// Goexit takes the place of an error), read by Dirs when it returns.
+	why    ending
+	halted bool  // why is set: no worker takes another directory
+	ended  bool  // Dirs is returning: a late cancellation changes nothing
+	first  error // the first error reported, when OnError is nil
+
+	wg       sync.WaitGroup // the workers, extra ones included
+	ioMax    int            // Options.IOWorkers, within the descriptors
+	ioActive int            // the extra workers running, under mu
+	ioNotify chan struct{}  // wakes runIOHook, when OnIOWorkers is set
+	hookStop chan struct{}  // closed once the workers have returned: runIOHook passes the last count and ends
+	hookDone chan struct{}  // closed by runIOHook as it ends
+
+	freeMu sync.Mutex
+	free   []*node // finished nodes, under Options.Reuse
+
+	fds     *fdSet // the descriptors kept open for subdirectories
+	rootDev uint64
+	links   *LinkSet // under HardLinksOnce
+}
+
+// ending is why a walk ended before it was complete: an error (a
+// callback's, OnError's, the context's; SkipAll too), or a callback's
+// panic with its value, or its runtime.Goexit.
+type ending struct {
+	err      error
+	panicked any
+	goexit   bool
+}
+
+// start pushes the root and starts the workers, and the goroutine that
+// tells OnIOWorkers, if set.
+func (w *walker) start(root string) {
+	w.cond.L = &w.mu
+	rn := &node{fdn: fdNode{Name: root}}
+	rn.dir = Dir{Path: root, fd: noHandle}
+	rn.remaining.Store(1)
+	w.stack = append(w.stack, rn)
+	w.startIOHook()
+	for range w.opts.Workers {
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			w.newWorker(false).loop()
+		}()
+	}
+}
+
+// wait waits until every worker has returned, cancelling the walk when
+// ctx is, then closes what an early end left open.
+func (w *walker) wait() {
+	stop := context.AfterFunc(w.ctx, func() { w.halt(ending{err: w.ctx.Err()}) })
+	w.wg.Wait()
+	stop()
+	w.stopIOHook()
+	w.fds.CloseAll()
+}
+
+// halt ends the walk early: no worker takes another directory, a
+// directory read in parts reads no more, and Dirs returns why.err, or
+// raises why's panic or Goexit again. The first error counts; a panic or
+// Goexit counts even after an error, since it must not be lost.
+func (w *walker) halt(why ending) {
+	w.mu.Lock()
+	switch {
+	case w.ended:
+	case why.panicked != nil || why.goexit:
+		if w.why.panicked == nil && !w.why.goexit {
+			w.why = why
+		}
+		w.halted = true
+	case !w.halted:
+		w.why, w.halted = why, true
+	}
+	w.mu.Unlock()
+	w.cond.Broadcast()
+}
+
+// isHalted reports whether the walk has ended early, halting it first if
+// its context is done.
+func (w *walker) isHalted() bool {
+	if err := w.ctx.Err(); err != nil {
+		w.halt(ending{err: err})
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.halted
+}
+
+// recovered halts the walk for a callback that panicked with p, or called
+// runtime.Goexit (p nil), on a goroutine of the walk's.
+func (w *walker) recovered(p any) {
+	if p != nil {
+		w.halt(ending{panicked: p})
+	} else {
+		w.halt(ending{goexit: true})
+	}
+}
+
+// take returns the next directory to visit, counted busy, or nil when the
+// walk is over; an extra worker does not wait for one.
+func (w *walker) take(extra bool) *node {
+	w.mu.Lock()
+	for !extra && len(w.stack) == 0 && w.busy > 0 && !w.halted {
+		w.cond.Wait()
+	}
+	if w.halted || len(w.stack) == 0 {
+		w.mu.Unlock()
+		w.cond.Broadcast()
+		return nil
+	}
+	n := w.stack[len(w.stack)-1]
+	w.stack[len(w.stack)-1] = nil
+	w.stack = w.stack[:len(w.stack)-1]
+	w.busy++
+	w.mu.Unlock()
+	return n
+}
+
+// done counts a visit ended; the last, with nothing left on the stack,
+// wakes the workers waiting so that they return.
+func (w *walker) done() {
+	w.mu.Lock()
+	w.busy--
+	over := w.busy == 0 && len(w.stack) == 0
+	w.mu.Unlock()
+	if over {
+		w.cond.Broadcast()
+	}
+}
+
+// push queues subdirectories, the first of the listing to be taken first.
+func (w *walker) push(subs []*node) {
+	w.mu.Lock()
+	for i := len(subs) - 1; i >= 0; i-- {
+		w.stack = append(w.stack, subs[i])
+	}
+	w.mu.Unlock()
+	if len(subs) == 1 {
+		w.cond.Signal()
+	} else {
+		w.cond.Broadcast()
+	}
+}
+
+// finish ends one piece of n's work: its own visit or a subdirectory's
+// subtree. The last one runs Post for n and finishes n's share of its
+// parent.
+func (w *walker) finish(n *node) {
+	for n != nil {
+		if n.remaining.Add(-1) != 0 {
+			return
+		}
+		if n.hasSubs && w.opts.DetectMoves && n.parent != nil && n.fdn.Moved(n.dir.Path, n.dev, n.ino, n.parent.dev, n.parent.ino) {
+			err := &os.PathError{Op: "walk", Path: n.dir.Path, Err: ErrMoved}
+			if !w.report(&n.dir, n.dir.Path, n.dir.Depth, err) {
+				return
+			}
+		}
+		if n.visited && w.opts.Post != nil {
+			if err := w.opts.Post(&n.dir); err != nil {
+				w.halt(ending{err: err})
+				return
+			}
+		}
+		parent := n.parent
+		if w.opts.Reuse && parent != nil {
+			// Done: no subdirectory is left to read it through Parent,
+			// and its descriptor was closed when the last one was opened.
+			w.release(n)
+		}
+		n = parent
+	}
+}
+
+// report hands err to OnError, or keeps the first; it returns false when
+// the walk must end.
+func (w *walker) report(d *Dir, path string, depth int, err error) bool {
+	e := &Error{Path: path, Depth: depth, Err: err, Dir: d}
+	if w.opts.OnError == nil {
+		if w.opts.Reuse {
+			e.Dir = nil // its storage will be reused before Dirs returns
+		}
+		w.mu.Lock()
+		if w.first == nil {
+			w.first = e
+		}
+		w.mu.Unlock()
+		return true
+	}
+	if rerr := w.opts.OnError(e); rerr != nil {
+		w.halt(ending{err: rerr})
+		return false
+	}
+	return true
+}
