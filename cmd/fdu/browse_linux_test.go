@@ -424,8 +424,7 @@ func TestImportErrors(t *testing.T) {
 
 // TestExportKeepsWhatItShould: a missing directory to scan leaves a good
 // file alone; a file with other links is written in place, so they see
-// it; a dangling link gets its target made (each found by a hostile
-// review).
+// it; a dangling link gets its target made.
 func TestExportKeepsWhatItShould(t *testing.T) {
 	root := browseTree(t)
 	dir := t.TempDir()
@@ -464,6 +463,53 @@ func TestExportKeepsWhatItShould(t *testing.T) {
 
 func exists(path string) bool { _, err := os.Lstat(path); return err == nil }
 
+// TestExportThroughAnotherUsersLink: in a sticky directory everyone may
+// write, another user's link named as the export's file leads nowhere:
+// the export is refused and what the link leads to is left as it was, as
+// a shell's > through it is under fs.protected_symlinks. The user's own
+// link there is written through.
+func TestExportThroughAnotherUsersLink(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root, to give a link to another user")
+	}
+	root := browseTree(t)
+	base := t.TempDir()
+	shadow := filepath.Join(base, "shadow")
+	if err := os.WriteFile(shadow, []byte("root:hash"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(base, "tmp")
+	if err := os.Mkdir(tmp, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tmp, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	theirs, mine := filepath.Join(tmp, "scan.json"), filepath.Join(tmp, "mine.json")
+	for _, l := range []string{theirs, mine} {
+		if err := os.Symlink(shadow, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Lchown(theirs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	if code := run([]string{"-o", theirs, root}, nil, &out, &errb); code == 0 || !strings.Contains(errb.String(), "not followed") {
+		t.Errorf("export through another user's link: exit %d, %q", code, errb.String())
+	}
+	if b, _ := os.ReadFile(shadow); string(b) != "root:hash" {
+		t.Fatalf("the link's target was replaced by %.20q", b)
+	}
+	errb.Reset()
+	if code := run([]string{"-o", mine, root}, nil, &out, &errb); code != 0 {
+		t.Fatalf("export through one's own link: %s", errb.String())
+	}
+	if b, _ := os.ReadFile(shadow); !strings.HasPrefix(string(b), "[1,2,") {
+		t.Errorf("one's own link was not written through: %.20q", b)
+	}
+}
+
 // skipEmulated skips a test that runs this test binary again, under
 // qemu-user (.ci/run's linux/arm64 step sets FRD_EMULATED): tmux cannot
 // start another architecture's binary, and a second qemu of it can hang.
@@ -476,7 +522,7 @@ func skipEmulated(t *testing.T) {
 
 // TestExportUnreadableAsNobody: as nobody, a directory that cannot be read
 // is marked read_error and keeps its own size, as ncdu writes it and as du
-// counts it (the review found 4 KiB lost and "dev":0).
+// counts it (not 4 KiB less, and not "dev":0).
 func TestExportUnreadableAsNobody(t *testing.T) {
 	du := gnuDu(t)
 	skipEmulated(t)

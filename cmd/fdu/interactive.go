@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -177,92 +175,6 @@ func (c *command) load(name string) (*dutree.Tree, error) {
 	}
 	t, _, err := dutree.Read(r)
 	return t, err
-}
-
-// export writes t to name ("-": stdout). A regular file (or a new one) is
-// written under a temporary name and renamed into place once complete, so
-// a failed export leaves no half a file; anything else (/dev/null, a FIFO,
-// a terminal) is written as it is, and a symbolic link is written through.
-func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
-	o := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version, Timestamp: time.Now().Unix()}, Mtime: mtime}
-	if name == "-" {
-		if err := dutree.Write(c.out, t, o); err != nil {
-			return err
-		}
-		return c.out.Flush()
-	}
-	name = throughLinks(name)
-	perm := newFileMode()
-	st, err := os.Stat(name)
-	switch {
-	case err == nil && (!st.Mode().IsRegular() || links(st) > 1):
-		return writeInPlace(name, t, o) // a device or FIFO; or a file whose other links must see it
-	case err == nil:
-		perm = st.Mode().Perm()
-	}
-	err = writeAndRename(name, perm, st, t, o)
-	if errors.Is(err, fs.ErrPermission) && st != nil {
-		return writeInPlace(name, t, o) // a writable file in a directory that is not
-	}
-	return err
-}
-
-// throughLinks is what name leads to through symbolic links, a target that
-// does not exist yet included, as a shell's > writes through a link.
-func throughLinks(name string) string {
-	for range 40 {
-		target, err := os.Readlink(name)
-		if err != nil {
-			return name
-		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(name), target)
-		}
-		name = target
-	}
-	return name
-}
-
-func writeInPlace(name string, t *dutree.Tree, o dutree.WriteOptions) error {
-	flags := os.O_WRONLY
-	if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
-		flags |= os.O_TRUNC
-	}
-	f, err := os.OpenFile(name, flags, 0)
-	if err != nil {
-		return err
-	}
-	err = dutree.Write(f, t, o)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// writeAndRename writes a new file beside name and renames it over name,
-// with old's mode and owner when name exists (old non-nil).
-func writeAndRename(name string, perm os.FileMode, old os.FileInfo, t *dutree.Tree, o dutree.WriteOptions) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return err
-	}
-	if old != nil {
-		sameOwner(tmp, old)
-	}
-	err = tmp.Chmod(perm)
-	if err == nil {
-		err = dutree.Write(tmp, t, o)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }
 
 // browse scans dir with a progress screen (unless t was read from a
