@@ -126,8 +126,8 @@ func TestFastStatsOff(t *testing.T) {
 // TestFastStatsMountedFile: a file of another file system mounted over an
 // entry (here procfs's, standing for a FUSE or NFS file) ends a fast window
 // at once, is never taken as telling the directory's device, and leaves no
-// trace that would let a later directory on its device go fast (found by a
-// review: the device was cached as local from the directory's statfs).
+// trace that would let a later directory on its device go fast (the
+// device is not cached as local from the directory's statfs).
 func TestFastStatsMountedFile(t *testing.T) {
 	defer func(d time.Duration) { fastMax = d }(fastMax)
 	fastMax = time.Second

@@ -415,8 +415,8 @@ func TestJSONNamesLossless(t *testing.T) {
 
 // TestDerefLoopFirstMet: under -L a link back to an ancestor is, for du,
 // the first way its order meets that directory when another link led the
-// walk down first (found by a hostile review: fdu left it out as a loop
-// in some runs, depending on which way the parallel walk went first).
+// walk down first, whichever way the parallel walk went first (not left
+// out as a loop).
 func TestDerefLoopFirstMet(t *testing.T) {
 	du := gnuDu(t)
 	dir := t.TempDir()
@@ -448,8 +448,7 @@ func TestDerefLoopFirstMet(t *testing.T) {
 
 // TestHugeDirectoryInodeOrder: fts reads a directory in batches of at most
 // 100,000 entries and sorts each batch of over 10,000 by inode on its own,
-// so du -a lists 120,000 files in two sorted runs (found by a hostile
-// review: fdu sorted them all at once).
+// so du -a lists 120,000 files in two sorted runs, not one.
 func TestHugeDirectoryInodeOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("makes 120,000 files")

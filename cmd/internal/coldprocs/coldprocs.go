@@ -38,7 +38,7 @@ var ioProcs struct {
 // end it is set back to the runtime's default. It stays as it was
 // otherwise: more Ps than CPUs cost a warm walk the collector's idle
 // workers, and past four times the threads that look for work cost more
-// than the reads gain (BENCHMARKS.md, seventh session). A GOMAXPROCS the
+// than the reads gain (BENCHMARKS.md, cold walks). A GOMAXPROCS the
 // user set is kept: then it returns nil.
 func Hook() func(running int) {
 	if os.Getenv("GOMAXPROCS") != "" {

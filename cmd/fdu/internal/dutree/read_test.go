@@ -151,7 +151,7 @@ func byName(d *Dir) []int {
 }
 
 // TestReadTooDeep: nesting past maxDepth is an error, not a stack overflow
-// in Recount (the review's 8,000,000 levels).
+// in Recount (8,000,000 levels).
 func TestReadTooDeep(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`[1,2,{},`)

@@ -15,7 +15,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// What a hostile review of the cp -a work found, one test each.
+// The edges of cloning where cp -a's semantics meet the file system: bind
+// mounts, reflinks across file systems, trailing slashes, access times,
+// vanishing directories, lone sources, cancellation, and nobody's limits.
 
 // TestIntoItselfThroughBindMount: the destination's parent is a bind
 // mount of a directory inside the source, so ".." from it never leads
