@@ -1,21 +1,3 @@
-// Package tree materializes directory trees: it clones a tree by reflinks,
-// hard links or copies, with what cp -a keeps, and changes a tree's
-// permissions the way a build cache needs, without ever following a
-// symbolic link.
-//
-// Every step works relative to directory descriptors already open (openat
-// and mkdirat with O_NOFOLLOW, linkat, symlinkat, fchmodat2 with
-// AT_SYMLINK_NOFOLLOW), on the walk package's parallel walker, so a
-// directory swapped for a symbolic link in the middle of a walk cannot make
-// it read, write or chmod anything outside the tree. A clone is built
-// under a temporary name and renamed into place when complete, and never
-// makes a set-id file for another owner.
-//
-// Linux and macOS. On macOS, Auto and Reflink clone a whole tree with one
-// clonefileat(2) and CLONE_NOFOLLOW, falling back to file by file on a
-// volume without clones; special files are not made again there. The
-// macOS path builds and is vetted but has not run on a Mac. Elsewhere the
-// functions return an error wrapping errors.ErrUnsupported.
 package tree
 
 import (
