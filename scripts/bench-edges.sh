@@ -12,8 +12,9 @@
 #      gdu and the C cold floor (walk/testdata/coldfloor.c: the least a
 #      parallel walk does) (hyperfine --prepare); then the same warm.
 # It builds the trees itself (kept under BENCH_DIR, default /tmp/frd-bench),
-# writes bench-out/edges.md, and puts that into BENCHMARKS.md between the
-# lines "<!-- bench-edges -->" and "<!-- /bench-edges -->".
+# and writes its tables to bench-out/edges.md, whose parts belong to the
+# BENCHMARKS.md sections on the lister, names-only walks, the 1,000,000-file
+# directory and cold caches.
 #
 #   scripts/bench-edges.sh [ROUNDS]     (as root; default 6)
 set -euo pipefail
@@ -135,15 +136,5 @@ for t in "$kernel" "$dir/edges-ext4/kernel" "$dir/edges-xfs/kernel"; do
 	echo >>"$md"
 done
 
-# Into BENCHMARKS.md, in place of the last run's.
-awk -v f="$md" '
-	/^<!-- bench-edges -->$/ { print; while ((getline l < f) > 0) print l; skip = 1; next }
-	/^<!-- \/bench-edges -->$/ { skip = 0 }
-	!skip { print }
-' BENCHMARKS.md >"$out/BENCHMARKS.md"
-if grep -q '^<!-- bench-edges -->$' BENCHMARKS.md; then
-	cp "$out/BENCHMARKS.md" BENCHMARKS.md
-else
-	echo "BENCHMARKS.md has no <!-- bench-edges --> line: the tables are in $md" >&2
-fi
+echo "the tables: $md (for BENCHMARKS.md's sections on the lister, names-only walks, the huge directory and cold walks)" >&2
 cat "$md"

@@ -10,7 +10,7 @@ import (
 
 // Extra is walk's IOWorkers for a command's -j N (0: GOMAXPROCS): while
 // the disk is read, up to 32 goroutines in all, for more outstanding reads
-// than CPUs (BENCHMARKS.md, "Cold caches"); -j 1 keeps to one goroutine.
+// than CPUs (BENCHMARKS.md, "fdu cold: caches dropped"); -j 1 keeps to one goroutine.
 func Extra(jobs int) int {
 	if jobs == 1 {
 		return 0
@@ -38,7 +38,7 @@ var ioProcs struct {
 // end it is set back to the runtime's default. It stays as it was
 // otherwise: more Ps than CPUs cost a warm walk the collector's idle
 // workers, and past four times the threads that look for work cost more
-// than the reads gain (BENCHMARKS.md, cold walks). A GOMAXPROCS the
+// than the reads gain (BENCHMARKS.md, "GOMAXPROCS while the disk is read"). A GOMAXPROCS the
 // user set is kept: then it returns nil.
 func Hook() func(running int) {
 	if os.Getenv("GOMAXPROCS") != "" {
