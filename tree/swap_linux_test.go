@@ -420,3 +420,41 @@ func TestCloneOfFileGrownSparse(t *testing.T) {
 		t.Errorf("the copy of a sparse %d-byte file holds %d bytes on disk", st.Size, st.Blocks*512)
 	}
 }
+
+// TestWorkDirSwappedBeforeOpen: between the mkdir of the clone's work
+// directory and its open, another user who may write the destination's
+// parent puts a shared directory of root's (1777, with an ACL) under its
+// name. The clone refuses it and leaves it exactly as it was.
+func TestWorkDirSwappedBeforeOpen(t *testing.T) {
+	setfacl, err := exec.LookPath("setfacl")
+	if err != nil {
+		t.Skip("skipping: no setfacl (apt-get install acl)")
+	}
+	src := filepath.Join(t.TempDir(), "src")
+	srcTree(t, src)
+	parent := filepath.Join(t.TempDir(), "nb")
+	must(t, os.Mkdir(parent, 0o777))
+	pub := filepath.Join(parent, "pub")
+	must(t, os.Mkdir(pub, 0o755))
+	must(t, os.Chmod(pub, 0o777|os.ModeSticky))
+	if out, err := exec.Command(setfacl, "-m", "u:65534:rwx", pub).CombinedOutput(); err != nil {
+		t.Skipf("skipping: setfacl: %v: %s", err, out)
+	}
+	testHookWorkMade = func(path string) {
+		must(t, os.Rename(path, filepath.Join(parent, "away")))
+		must(t, os.Rename(pub, path))
+		pub = path
+	}
+	defer func() { testHookWorkMade = nil }()
+	if _, err := Clone(src, filepath.Join(parent, "backup"), &Options{Method: Copy}); err == nil {
+		t.Fatal("a clone into a directory swapped in for its work directory succeeded")
+	}
+	st, err := os.Stat(pub)
+	must(t, err)
+	if st.Mode()&(os.ModePerm|os.ModeSticky) != 0o777|os.ModeSticky {
+		t.Errorf("root's shared directory is now %v", st.Mode())
+	}
+	if len(aclsOf(t, pub)) == 0 {
+		t.Error("root's shared directory lost its ACL")
+	}
+}

@@ -46,12 +46,16 @@ type work struct {
 }
 
 // makeWork makes and opens a new work directory name in parent, private to
-// its owner (mode 0700, no ACL, so nothing made in it inherits one), and
-// checks that what it opened is what it made: a directory of its own user,
-// empty, and, where the file system keeps birth times, born after the
-// mkdir began. A directory renamed in under the name between the mkdir and the
-// open fails one of these (one of another owner, or not empty; an empty
-// one of the same owner, made earlier, fails the birth time).
+// its owner (mode 0700, no ACL, so nothing made in it inherits one). What
+// it opened is checked to be what it made before anything of it is
+// changed: a directory of its own user, with no permission for anyone
+// else, empty, and, where the file system keeps birth times, born after
+// the mkdir began. A directory renamed in under the name between the
+// mkdir and the open fails one of these (one of another owner, or open to
+// others, or not empty; an empty private one of the same owner, made
+// earlier, fails the birth time) and is left as it was. It is checked
+// empty again once its ACLs are gone: nothing made in it while an
+// inherited ACL let another user in stays unnoticed.
 func makeWork(parent int, parentPath, name string) (*work, error) {
 	path := filepath.Join(parentPath, name)
 	// The kernel stamps birth times from a clock that may lag the wall
@@ -60,44 +64,67 @@ func makeWork(parent int, parentPath, name string) (*work, error) {
 	if err := unix.Mkdirat(parent, name, 0o700); err != nil {
 		return nil, dstErr("mkdirat", path, err)
 	}
+	if testHookWorkMade != nil {
+		testHookWorkMade(path)
+	}
 	fd, err := unix.Openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, dstErr("openat", path, err)
 	}
 	w := &work{parent: parent, name: name, path: path, fd: fd}
-	// A default ACL of parent's gives the new directory an ACL of its own
-	// (another user's entry, say): dropped, before anything is checked or
-	// made in it, so that only its owner may enter it.
-	if err := dropACLs(fd); err != nil {
+	if err := w.private(since); err != nil {
 		unix.Close(fd)
-		return nil, dstErr("fremovexattr", path, err)
-	}
-	if err := unix.Fchmod(fd, 0o700); err != nil {
-		unix.Close(fd)
-		return nil, dstErr("fchmod", path, err)
-	}
-	if err := w.check(since); err != nil {
-		unix.Close(fd)
-		return nil, dstErr("clone", path, err)
+		return nil, err
 	}
 	return w, nil
+}
+
+// testHookWorkMade, when a test sets it, runs between the work
+// directory's mkdir and its open.
+var testHookWorkMade func(path string)
+
+// private checks that w is the directory made, then makes it its owner's
+// alone.
+func (w *work) private(since time.Time) error {
+	if err := w.check(since); err != nil {
+		return dstErr("clone", w.path, err)
+	}
+	if err := dropACLs(w.fd); err != nil {
+		return dstErr("fremovexattr", w.path, err)
+	}
+	if err := unix.Fchmod(w.fd, 0o700); err != nil {
+		return dstErr("fchmod", w.path, err)
+	}
+	if err := w.empty(); err != nil {
+		return dstErr("clone", w.path, err)
+	}
+	return nil
 }
 
 // errNotOurs is a work directory that is not the one the clone made.
 var errNotOurs = errors.New("not the clone's work directory (moved or replaced by another process): left alone")
 
+// check tells the directory made from one renamed in, by what it can see
+// without changing it.
 func (w *work) check(since time.Time) error {
 	if err := unix.Fstat(w.fd, &w.st); err != nil {
 		return err
 	}
-	if w.st.Mode&unix.S_IFMT != unix.S_IFDIR || w.st.Uid != uint32(unix.Geteuid()) {
+	// mkdir's 0700 with any umask or inherited ACL gives no bit to
+	// others, and no sticky bit.
+	if w.st.Mode&unix.S_IFMT != unix.S_IFDIR || w.st.Uid != uint32(unix.Geteuid()) || w.st.Mode&(0o077|unix.S_ISVTX) != 0 {
 		return errNotOurs
 	}
 	if born, ok := birthTime(w.fd); ok && born.Before(since) {
 		return errNotOurs
 	}
+	return w.empty()
+}
+
+// empty fails unless the work directory holds nothing.
+func (w *work) empty() error {
 	var l frd.Lister
-	l.Names = true
+	l.Names, l.Rewind = true, true
 	entries, err := l.AppendHandle(nil, uintptr(w.fd), w.path)
 	if err != nil {
 		return err

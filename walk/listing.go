@@ -116,6 +116,7 @@ func (w *walker) enter(n *node, fd handle) bool {
 	}
 	info.Name = filepath.Base(d.Path)
 	d.Info, n.dev, n.ino = info, dev, ino
+	n.fdn.Identify(dev, ino)
 	switch {
 	case n.parent == nil:
 		w.rootDev = dev

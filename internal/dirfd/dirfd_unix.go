@@ -65,14 +65,48 @@ type Node struct {
 	mu        sync.Mutex // guards fdPlusOne against a Close while a child opens from it
 	fdPlusOne int        // the descriptor plus one, so that the zero Node has none
 
+	// dev and ino are the directory's once it has been opened (Identify),
+	// so that opening it again through its ancestors' names finds that
+	// directory or fails: another directory renamed in its place on the
+	// way is never entered.
+	dev, ino uint64
+
 	prev, next *Node // in the Set that keeps it
 	set        *Set
 	forced     bool // kept outside the budget
 }
 
+// ErrReplaced is the error of opening again a directory whose name, or an
+// ancestor's on the way, now holds another directory than it did.
+var ErrReplaced = errors.New("not the directory found there before (replaced since)")
+
+// Identify records n's device and inode, once it has been opened, for
+// every later open of n or through it to check.
+func (n *Node) Identify(dev, ino uint64) { n.dev, n.ino = dev, ino }
+
+// verify passes on fd, open as n (or err), if n is the directory it was
+// identified as; else it closes fd and fails with ErrReplaced.
+func (n *Node) verify(fd int, err error) (int, error) {
+	if err != nil || n.ino == 0 {
+		return fd, err
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		Close(fd)
+		return -1, err
+	}
+	if DevNum(st.Dev) != n.dev || uint64(st.Ino) != n.ino {
+		Close(fd)
+		return -1, ErrReplaced
+	}
+	return fd, nil
+}
+
 // Open opens n's directory: relative to the nearest ancestor whose
 // descriptor is kept, one OpenAt per level below it, so that no symbolic
-// link swapped into the tree can lead out of it. path names n in errors.
+// link swapped into the tree can lead out of it, and each directory on
+// the way that was opened before is checked to be the same (Identify).
+// path names n in errors.
 // An ancestor's descriptor is used under its lock, so a Close of it waits.
 // The walk keeps its root, so an ancestor with a descriptor exists;
 // without one Open fails with EBADF.
@@ -85,7 +119,7 @@ func (n *Node) open(path string, keep *Set) (int, error) {
 		// The parent kept, as it mostly is: one openat.
 		p.mu.Lock()
 		if p.fdPlusOne != 0 {
-			fd, err := openAt(p.fdPlusOne-1, n.Name, n.Follow)
+			fd, err := n.verify(openAt(p.fdPlusOne-1, n.Name, n.Follow))
 			p.mu.Unlock()
 			if err != nil {
 				return -1, &os.PathError{Op: "openat", Path: path, Err: err}
@@ -104,11 +138,11 @@ func (n *Node) open(path string, keep *Set) (int, error) {
 			continue
 		}
 		i := len(chain) - 1
-		fd, err := openAt(p.fdPlusOne-1, a.Name, a.Follow)
+		fd, err := a.verify(openAt(p.fdPlusOne-1, a.Name, a.Follow))
 		p.mu.Unlock()
 		for ; err == nil && i > 0; i-- {
 			var next int
-			next, err = openAt(fd, chain[i-1].Name, chain[i-1].Follow)
+			next, err = chain[i-1].verify(openAt(fd, chain[i-1].Name, chain[i-1].Follow))
 			if keep == nil || !keep.Keep(chain[i], fd, false) {
 				Close(fd)
 			}
