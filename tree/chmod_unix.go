@@ -21,10 +21,11 @@ import (
 // exchanged for another under its name between the two is never given the
 // other's mode, and a link is refused, not followed; a symbolic link given
 // as dir is refused too (ErrSymlink). It returns how many files it
-// changed; a dangling link does not fail it.
+// changed, and the first error once every other file has been changed; a
+// dangling link does not fail it.
 func FilesReadOnly(dir string, workers int) (int, error) {
 	var n atomic.Int64
-	err := permWalk(dir, workers, func(d *walk.Dir) error {
+	err := permWalk(dir, workers, func(d *walk.Dir, report func(error)) error {
 		fd := int(d.Fd())
 		for _, e := range d.Entries {
 			if !e.Type.IsRegular() {
@@ -32,7 +33,8 @@ func FilesReadOnly(dir string, workers int) (int, error) {
 			}
 			changed, err := sealFile(fd, e.Name)
 			if err != nil {
-				return &Error{Op: "chmod", Path: d.Path + "/" + e.Name, Err: err}
+				report(&Error{Op: "chmod", Path: d.Path + "/" + e.Name, Err: err})
+				continue
 			}
 			if changed {
 				n.Add(1)
@@ -71,17 +73,19 @@ func sealFile(dirfd int, name string) (changed bool, err error) {
 // directories it changed.
 func DirsWritable(dir string, workers int) (int, error) {
 	var n atomic.Int64
-	err := permWalk(dir, workers, func(d *walk.Dir) error {
+	err := permWalk(dir, workers, func(d *walk.Dir, report func(error)) error {
 		fd := int(d.Fd())
 		var st unix.Stat_t
 		if err := unix.Fstat(fd, &st); err != nil {
-			return &Error{Op: "fstat", Path: d.Path, Err: err}
+			report(&Error{Op: "fstat", Path: d.Path, Err: err})
+			return nil
 		}
 		if st.Mode&0o200 != 0 {
 			return nil
 		}
 		if err := unix.Fchmod(fd, uint32(st.Mode)&07777|0o200); err != nil {
-			return &Error{Op: "fchmod", Path: d.Path, Err: err}
+			report(&Error{Op: "fchmod", Path: d.Path, Err: err})
+			return nil
 		}
 		n.Add(1)
 		return nil
@@ -93,11 +97,13 @@ func DirsWritable(dir string, workers int) (int, error) {
 // at once: the directory, and sealFile's two.
 const chmodPerWorker = 3
 
-// permWalk walks dir with fn, returning the first error. dir's last
-// component is never followed: a symbolic link given as dir, or swapped in
-// for it, is refused (ErrSymlink), and the directory walked is the one
-// opened.
-func permWalk(dir string, workers int, fn walk.DirFunc) error {
+// permWalk walks dir with fn, which reports what fails through report,
+// and returns the first error once the whole tree has been walked: as
+// chmod -R does, a file that could not be changed (removed meanwhile, say)
+// stops nothing. dir's last component is never followed: a symbolic link
+// given as dir, or swapped in for it, is refused (ErrSymlink), and the
+// directory walked is the one opened.
+func permWalk(dir string, workers int, fn func(d *walk.Dir, report func(error)) error) error {
 	r, err := openDirRoot(dir)
 	if err != nil {
 		return err
@@ -111,24 +117,27 @@ func permWalk(dir string, workers int, fn walk.DirFunc) error {
 	defer release()
 	var mu sync.Mutex
 	var first error
+	report := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if first == nil {
+			first = err
+		}
+	}
 	err = walk.DirsFile(context.Background(), r.dir, &walk.Options{
 		Planned:     true, // permWalk's own plan, above
 		Workers:     workers,
 		MaxOpenDirs: walkKept(kept),
 		OnError: func(e *walk.Error) error {
-			mu.Lock()
-			defer mu.Unlock()
-			if first == nil {
-				first = &Error{Op: "walk", Path: e.Path, Err: e.Err}
-			}
-			return first
+			report(&Error{Op: "walk", Path: e.Path, Err: e.Err})
+			return nil
 		},
 	}, func(d *walk.Dir) error {
 		r.walked(d)
 		if testHookDir != nil {
 			testHookDir(d)
 		}
-		return fn(d)
+		return fn(d, report)
 	})
 	mu.Lock()
 	defer mu.Unlock()

@@ -423,8 +423,22 @@ func (c *cloner) subdir(srcfd int, p *dstDir, fd int, name string, to where) err
 }
 
 // entry makes e, an entry of the source directory srcfd, in the
-// destination directory p, open as fd.
+// destination directory p, open as fd. An entry removed from the source
+// since the listing, which the clone finds gone when it comes to it, is
+// left out, as the walk leaves out a directory removed before its open.
 func (c *cloner) entry(srcfd int, p *dstDir, fd int, e frd.Entry, to where) error {
+	err := c.make1(srcfd, p, fd, e, to)
+	if err != nil && errors.Is(err, unix.ENOENT) {
+		var st unix.Stat_t
+		if unix.Fstatat(srcfd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW) == unix.ENOENT {
+			return nil
+		}
+	}
+	return err
+}
+
+// make1 makes one entry, as entry says.
+func (c *cloner) make1(srcfd int, p *dstDir, fd int, e frd.Entry, to where) error {
 	switch {
 	case e.Type.IsDir():
 		return c.subdir(srcfd, p, fd, e.Name, to)

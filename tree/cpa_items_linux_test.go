@@ -224,8 +224,10 @@ func TestErrorsNameTheirSide(t *testing.T) {
 	testHookDir = func(d *walk.Dir) {
 		for _, e := range d.Entries {
 			if e.Name == "f" && gone == "" {
+				// Replaced since the listing by what is no regular file.
 				gone = filepath.Join(d.Path, e.Name)
 				os.Remove(gone)
+				unix.Mkfifo(gone, 0o644)
 			}
 		}
 	}
@@ -233,7 +235,7 @@ func TestErrorsNameTheirSide(t *testing.T) {
 	_, err := Clone(src, filepath.Join(t.TempDir(), "dst"), &Options{Method: Copy, Workers: 1})
 	var te *Error
 	if !errors.As(err, &te) || te.Role != "source" || te.Path != gone || !strings.Contains(err.Error(), "source "+gone) {
-		t.Errorf("a source file removed mid-clone: %v, want the source path %s", err, gone)
+		t.Errorf("a source file replaced mid-clone: %v, want the source path %s", err, gone)
 	}
 	testHookDir = nil
 	_, err = Clone(src, filepath.Join(t.TempDir(), "dst"), &Options{Method: Copy, Specials: FailOnSpecials})

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -126,5 +127,50 @@ func TestCloneLowFileLimit(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestVanishedFilesStopNothing: files removed between their listing and
+// their turn are left out of a clone, which succeeds, and a permission
+// walk changes every other file before it reports the first it could
+// not change, as chmod -R does.
+func TestVanishedFilesStopNothing(t *testing.T) {
+	src := wideTree(t, 20)
+	removed := 0
+	var mu sync.Mutex
+	testHookDir = func(d *walk.Dir) {
+		for _, e := range d.Entries {
+			if e.Name == "f" {
+				mu.Lock()
+				removed++
+				mu.Unlock()
+				os.Remove(filepath.Join(d.Path, e.Name))
+			}
+		}
+	}
+	defer func() { testHookDir = nil }()
+	dst := filepath.Join(t.TempDir(), "dst")
+	if _, err := Clone(src, dst, &Options{Method: Copy, Workers: 2}); err != nil {
+		t.Fatalf("a clone whose source files vanish: %v", err)
+	}
+	restoreFiles(t, src)
+	if _, err := FilesReadOnly(src, 2); err == nil {
+		t.Error("a permission walk whose files vanish reported nothing")
+	}
+	testHookDir = nil
+	var writable []string
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil && fi.Mode().Perm()&0o222 != 0 {
+				writable = append(writable, p)
+			}
+		}
+		return nil
+	})
+	if len(writable) > 0 {
+		t.Errorf("a file vanishing stopped the permission walk: %d files left writable, %s first", len(writable), writable[0])
+	}
+	if removed == 0 {
+		t.Fatal("the hook removed nothing")
 	}
 }

@@ -463,12 +463,12 @@ func TestExportKeepsWhatItShould(t *testing.T) {
 
 func exists(path string) bool { _, err := os.Lstat(path); return err == nil }
 
-// TestExportThroughAnotherUsersLink: in a sticky directory everyone may
+// TestExportOverAnotherUsersName: in a sticky directory everyone may
 // write, another user's link named as the export's file leads nowhere:
 // the export is refused and what the link leads to is left as it was, as
 // a shell's > through it is under fs.protected_symlinks. The user's own
 // link there is written through.
-func TestExportThroughAnotherUsersLink(t *testing.T) {
+func TestExportOverAnotherUsersName(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("skipping: needs root, to give a link to another user")
 	}
@@ -507,6 +507,36 @@ func TestExportThroughAnotherUsersLink(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(shadow); !strings.HasPrefix(string(b), "[1,2,") {
 		t.Errorf("one's own link was not written through: %.20q", b)
+	}
+
+	// Another user's file, or FIFO, made beforehand under the name: not
+	// written, so root's scan does not become theirs to read.
+	for _, made := range []string{"regular", "fifo"} {
+		planted := filepath.Join(tmp, made+".json")
+		if made == "fifo" {
+			if err := syscall.Mkfifo(planted, 0o666); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.WriteFile(planted, nil, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(planted, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		errb.Reset()
+		done := make(chan int, 1)
+		go func() { done <- run([]string{"-o", planted, root}, nil, &out, &errb) }()
+		select {
+		case code := <-done:
+			if code == 0 || !strings.Contains(errb.String(), "not written") {
+				t.Errorf("export over another user's %s file: exit %d, %q", made, code, errb.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("export over another user's FIFO blocked: it opened the FIFO")
+		}
+		if st, err := os.Lstat(planted); err != nil || st.Size() != 0 || st.Sys().(*syscall.Stat_t).Uid != 65534 {
+			t.Errorf("another user's %s file was written or replaced: %v", made, err)
+		}
 	}
 }
 

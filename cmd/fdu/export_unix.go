@@ -35,6 +35,25 @@ func mayFollow(name string) error {
 	return nil
 }
 
+// mayWrite refuses to write over st, the file path names in the open
+// directory dir, where the kernel's fs.protected_regular and
+// protected_fifos refuse an O_CREAT open of it: in a sticky directory that
+// everyone may write, a file or FIFO that is neither the writer's nor the
+// directory owner's. Another user's file made beforehand under the name
+// root exports to in /tmp would otherwise receive root's scan.
+func mayWrite(dir int, path string, st *unix.Stat_t) error {
+	var d unix.Stat_t
+	if err := unix.Fstat(dir, &d); err != nil {
+		return err
+	}
+	sticky := d.Mode&unix.S_ISVTX != 0 && d.Mode&0o002 != 0
+	kind := st.Mode & unix.S_IFMT
+	if sticky && (kind == unix.S_IFREG || kind == unix.S_IFIFO) && st.Uid != uint32(unix.Geteuid()) && st.Uid != d.Uid {
+		return &fs.PathError{Op: "open", Path: path, Err: errors.New("another user's file in a sticky directory that everyone may write: not written (as fs.protected_regular)")}
+	}
+	return nil
+}
+
 // writeExport writes path with write: in place for what is not a regular
 // file, or a file with other links (they must see it too), else as a new
 // file renamed over it, with its mode and owner.
@@ -51,6 +70,11 @@ func writeExport(path string, write func(*os.File) error) error {
 	var st unix.Stat_t
 	err = unix.Fstatat(dir, base, &st, unix.AT_SYMLINK_NOFOLLOW)
 	exists := err == nil
+	if exists {
+		if err := mayWrite(dir, path, &st); err != nil {
+			return err
+		}
+	}
 	switch {
 	case exists && st.Mode&unix.S_IFMT == unix.S_IFLNK:
 		return &fs.PathError{Op: "open", Path: path, Err: errors.New("changed to a symbolic link since it was resolved")}
