@@ -197,19 +197,31 @@ func parseAttrRecord(buf []byte, e *attrEntry) (int, error) {
 		}
 		e.errno = binary.LittleEndian.Uint32(v)
 	}
-	for rest := ret.common &^ (attrCmnReturnedAttrs | attrCmnError); rest != 0; rest &= rest - 1 {
+	if !e.readCommon(&r, rec) || !e.readDir(&r) || !e.readFile(&r) {
+		return 0, ErrMalformed
+	}
+	if len(e.name) == 0 {
+		return reclen, errNoName
+	}
+	return reclen, nil
+}
+
+// readCommon reads the common attributes but the returned set and the
+// error, in bit order; false for a record that does not hold them.
+func (e *attrEntry) readCommon(r *attrReader, rec []byte) bool {
+	for rest := e.returned.common &^ (attrCmnReturnedAttrs | attrCmnError); rest != 0; rest &= rest - 1 {
 		bit := bits.TrailingZeros32(rest)
 		size := int(commonSizes[bit])
 		pos := r.off
 		v, ok := r.next(size)
 		if !ok || size == 0 {
-			return 0, ErrMalformed
+			return false
 		}
 		switch 1 << bit {
 		case attrCmnName:
 			name, ok := attrReference(rec, pos)
 			if !ok {
-				return 0, ErrMalformed
+				return false
 			}
 			e.name = name // empty: errNoName, once the rest is read
 		case attrCmnDevID:
@@ -224,21 +236,31 @@ func parseAttrRecord(buf []byte, e *attrEntry) (int, error) {
 			e.fileID = binary.LittleEndian.Uint64(v)
 		}
 	}
-	for rest := ret.dir; rest != 0; rest &= rest - 1 {
+	return true
+}
+
+// readDir reads a directory's attributes.
+func (e *attrEntry) readDir(r *attrReader) bool {
+	for rest := e.returned.dir; rest != 0; rest &= rest - 1 {
 		bit := bits.TrailingZeros32(rest)
 		v, ok := r.next(int(dirSizes[bit]))
 		if !ok || dirSizes[bit] == 0 {
-			return 0, ErrMalformed
+			return false
 		}
 		if 1<<bit == attrDirLinkCount {
 			e.linkCount = binary.LittleEndian.Uint32(v)
 		}
 	}
-	for rest := ret.file; rest != 0; rest &= rest - 1 {
+	return true
+}
+
+// readFile reads a file's attributes.
+func (e *attrEntry) readFile(r *attrReader) bool {
+	for rest := e.returned.file; rest != 0; rest &= rest - 1 {
 		bit := bits.TrailingZeros32(rest)
 		v, ok := r.next(int(fileSizes[bit]))
 		if !ok || fileSizes[bit] == 0 {
-			return 0, ErrMalformed
+			return false
 		}
 		switch 1 << bit {
 		case attrFileLinkCount:
@@ -249,10 +271,7 @@ func parseAttrRecord(buf []byte, e *attrEntry) (int, error) {
 			e.dataLength = binary.LittleEndian.Uint64(v)
 		}
 	}
-	if len(e.name) == 0 {
-		return reclen, errNoName
-	}
-	return reclen, nil
+	return true
 }
 
 // errNoName is a whole record whose name is empty: xnu packs "" when it

@@ -53,27 +53,8 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	if *null {
 		end = 0 // a name may hold a newline
 	}
-	// Each part's lines are made outside the lock, then written at once;
-	// under -c a part is only counted.
+	fn := printPaths(out, &mu, end)
 	var total atomic.Int64
-	fn := func(d *walk.Dir) error {
-		buf := lines.Get().(*[]byte)
-		b := (*buf)[:0]
-		for _, e := range d.Entries {
-			b = append(b, d.Path...)
-			if len(d.Path) == 0 || d.Path[len(d.Path)-1] != os.PathSeparator {
-				b = append(b, os.PathSeparator)
-			}
-			b = append(b, e.Name...)
-			b = append(b, end)
-		}
-		mu.Lock()
-		_, werr := out.Write(b)
-		mu.Unlock()
-		*buf = b
-		lines.Put(buf)
-		return werr
-	}
 	if *count {
 		fn = func(d *walk.Dir) error {
 			total.Add(int64(len(d.Entries)))
@@ -102,4 +83,27 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return status
+}
+
+// printPaths is the DirFunc that writes each entry's path to out, ended by
+// end. Each part's lines are made outside the lock, then written at once.
+func printPaths(out *bufio.Writer, mu *sync.Mutex, end byte) walk.DirFunc {
+	return func(d *walk.Dir) error {
+		buf := lines.Get().(*[]byte)
+		b := (*buf)[:0]
+		for _, e := range d.Entries {
+			b = append(b, d.Path...)
+			if len(d.Path) == 0 || d.Path[len(d.Path)-1] != os.PathSeparator {
+				b = append(b, os.PathSeparator)
+			}
+			b = append(b, e.Name...)
+			b = append(b, end)
+		}
+		mu.Lock()
+		_, werr := out.Write(b)
+		mu.Unlock()
+		*buf = b
+		lines.Put(buf)
+		return werr
+	}
 }
