@@ -89,7 +89,7 @@ func chmodNoFollow(dirfd int, name string, mode uint32) error {
 			return err
 		}
 	}
-	fd, err := unix.Openat(dirfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := openNoFollow(dirfd, name)
 	if err != nil {
 		return err
 	}
@@ -101,23 +101,7 @@ func chmodNoFollow(dirfd int, name string, mode uint32) error {
 	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
 		return unix.EOPNOTSUPP
 	}
-	err = unix.Chmod(procFD+strconv.Itoa(fd), mode)
-	if err != unix.ENOENT {
-		return err
-	}
-	rfd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(rfd)
-	var again unix.Stat_t
-	if err := unix.Fstat(rfd, &again); err != nil {
-		return err
-	}
-	if again.Dev != st.Dev || again.Ino != st.Ino {
-		return unix.ESTALE // replaced in the meantime
-	}
-	return unix.Fchmod(rfd, mode)
+	return chmodFd(fd, &st, dirfd, name, mode)
 }
 
 // openNoFollow opens name in dirfd to stat and change it, never through a

@@ -41,22 +41,6 @@ func statAt(fd int, name string) (diskEntry, error) {
 	return e, nil
 }
 
-func fstatAt(fd int, name string) (diskEntry, error) {
-	var st unix.Stat_t
-	var err error
-	if name == "" {
-		err = unix.Fstat(fd, &st)
-	} else {
-		err = unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
-	}
-	if err != nil {
-		return diskEntry{}, err
-	}
-	e := diskEntry{mode: st.Mode & unix.S_IFMT, dev: uint64(st.Dev), ino: st.Ino, nlink: uint64(st.Nlink)}
-	e.ctime = st.Ctim.Nano()
-	return e, nil
-}
-
 // zfsMagic is OpenZFS's f_type (x/sys has no name for it).
 const zfsMagic = 0x2fc12fc1
 
