@@ -71,12 +71,6 @@ func statEntries(l *frd.Lister, entries []frd.Entry, f handle, path string) ([]f
 	return l.Stat(entries, handleFd(f), path)
 }
 
-// lstatAt stats name in dir without following a link, for its error alone.
-func lstatAt(_ handle, dir, name string) error {
-	_, err := os.Lstat(joinPath(dir, name))
-	return err
-}
-
 func isDirAt(_ handle, _, path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()

@@ -60,13 +60,6 @@ func statOther(fd handle, dir string, e *frd.Entry, follow bool) error {
 	return nil
 }
 
-// lstatAt stats name in the open directory fd without following a link,
-// for its error alone.
-func lstatAt(fd handle, dir, name string) error {
-	_, err := dirfd.Fstatat(fd, name, false, joinPath(dir, name))
-	return err
-}
-
 // isDirAt reports whether name in parent is, or leads through symbolic
 // links to, a directory.
 func isDirAt(parent handle, name, path string) bool {
