@@ -25,8 +25,6 @@ import (
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/report"
 )
 
-const version = "0.1.0"
-
 func main() {
 	if _, ok := os.LookupEnv("GOGC"); !ok {
 		// A -s scan allocates little (walk.Options.Reuse), but the full
