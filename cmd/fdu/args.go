@@ -136,8 +136,11 @@ func newFlags(cfg *config) *flagValues {
 	}
 	v.help = fl.Bool("help", false, "")
 	v.version = fl.Bool("version", false, "")
-	// -H is a short flag only; its long name must not be reachable as --H.
-	fl.Lookup("H").Hidden = true
+	// -H, -k and -m are short options only: their long names are the
+	// parser's, unknown to getopt's table (duLongOptions), and hidden.
+	for _, name := range []string{"H", "kibibytes", "mebibytes"} {
+		fl.Lookup(name).Hidden = true
+	}
 	return v
 }
 
