@@ -17,6 +17,10 @@ if [ ! -x "$goreleaser" ]; then
 	GOBIN=$tools GOFLAGS= go install "github.com/goreleaser/goreleaser/v2@$version"
 fi
 
+# The snapshot is numbered after the latest library tag (vX.Y.Z), never a
+# commands' tag (cmd/vX.Y.Z), which is no version goreleaser can read.
+GORELEASER_CURRENT_TAG=$(git describe --tags --abbrev=0 --match 'v[0-9]*' 2>/dev/null || echo v0.0.0)
+export GORELEASER_CURRENT_TAG
 t=$SECONDS
 "$goreleaser" check
 "$goreleaser" release --snapshot --clean --skip=publish
