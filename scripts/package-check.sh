@@ -30,9 +30,20 @@ ls dist/*.tar.gz dist/*.zip dist/*.deb dist/*.rpm
 if [ "$(id -u)" != 0 ] || ! command -v dpkg >/dev/null; then
 	echo "the .deb is not installed: needs root and dpkg"; exit 0
 fi
+# dpkg, waiting while another package manager on the machine holds its lock.
+dpkg_locked() {
+	local out i
+	for i in $(seq 300); do
+		out=$(dpkg "$@" 2>&1) && return 0
+		grep -q 'dpkg frontend lock' <<<"$out" || break
+		sleep 1
+	done
+	echo "$out" >&2
+	return 1
+}
 deb=$(ls dist/flexreaddir_*_linux_"$(dpkg --print-architecture)".deb)
-trap 'dpkg -r flexreaddir >/dev/null' EXIT
-dpkg -i "$deb" >/dev/null
+trap 'dpkg_locked -r flexreaddir' EXIT
+dpkg_locked -i "$deb"
 /usr/bin/fdu --version | sed -n 1p
 man -w fdu
 offered=$(bash -c 'source /usr/share/bash-completion/completions/fdu
