@@ -4,12 +4,13 @@ go 1.26.0
 
 // The commands' own module, so that a program importing the library
 // (frd, walk, tree) gets golang.org/x/sys and nothing else in its
-// module graph. go.work at the root joins the two for development.
-replace github.com/pbednarcik/flexreaddir => ../
+// module graph. It requires a released library, with no replace, so
+// that `go install .../cmd/fdu@VERSION` works; go.work at the root joins
+// the two for development, and scripts/release.sh moves the requirement.
 
 require (
 	github.com/gdamore/tcell/v2 v2.13.10
-	github.com/pbednarcik/flexreaddir v0.0.0
+	github.com/pbednarcik/flexreaddir v0.1.0
 	github.com/rivo/uniseg v0.4.7
 	github.com/spf13/pflag v1.1.0
 	golang.org/x/sys v0.50.0

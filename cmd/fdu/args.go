@@ -15,6 +15,7 @@ import (
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/report"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/units"
+	"github.com/pbednarcik/flexreaddir/cmd/internal/version"
 )
 
 // helpText is --help's text, naming the program as it was run.
@@ -22,11 +23,10 @@ func helpText() string {
 	return strings.ReplaceAll(usageText, "fdu [OPTION]", message.Prog+" [OPTION]")
 }
 
-// versionText is --version's, in coreutils' layout: the first line's last
-// word is the version, as help-version.sh reads it.
+// versionText is --version's: its first line names fdu whatever argv[0]
+// is, as du's names du.
 func versionText() string {
-	return message.Prog + " (flexreaddir) " + version + "\n" +
-		"A parallel du on the frd lister: https://github.com/pbednarcik/flexreaddir\n"
+	return version.Text("fdu", "A parallel du on the frd lister: https://github.com/pbednarcik/flexreaddir")
 }
 
 // config is what the command line and the environment ask for.
@@ -136,8 +136,11 @@ func newFlags(cfg *config) *flagValues {
 	}
 	v.help = fl.Bool("help", false, "")
 	v.version = fl.Bool("version", false, "")
-	// -H is a short flag only; its long name must not be reachable as --H.
-	fl.Lookup("H").Hidden = true
+	// -H, -k and -m are short options only: their long names are the
+	// parser's, unknown to getopt's table (duLongOptions), and hidden.
+	for _, name := range []string{"H", "kibibytes", "mebibytes"} {
+		fl.Lookup(name).Hidden = true
+	}
 	return v
 }
 

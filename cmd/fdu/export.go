@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
+	"github.com/pbednarcik/flexreaddir/cmd/internal/version"
 )
 
 // export writes t to name ("-": stdout). A regular file (or a new one) is
@@ -16,7 +17,7 @@ import (
 // as a shell's > writes through one, by the kernel's rule for links in
 // directories others may write (resolveLinks).
 func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
-	o := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version, Timestamp: time.Now().Unix()}, Mtime: mtime}
+	o := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version.Number(), Timestamp: time.Now().Unix()}, Mtime: mtime}
 	if name == "-" {
 		if err := dutree.Write(c.out, t, o); err != nil {
 			return err

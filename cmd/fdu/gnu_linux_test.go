@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
+	"github.com/pbednarcik/flexreaddir/cmd/internal/version"
 )
 
 // Findings from GNU coreutils' own du tests (scripts/gnu-du-tests.sh) and
@@ -87,7 +88,8 @@ func TestWriteError(t *testing.T) {
 	}
 }
 
-// TestProgramName: messages name the program as it was run, as du's do.
+// TestProgramName: messages name the program as it was run, as du's do;
+// --version names it fdu.
 func TestProgramName(t *testing.T) {
 	defer func(p string) { message.Prog = p }(message.Prog)
 	message.SetProg("/usr/local/bin/du")
@@ -98,8 +100,9 @@ func TestProgramName(t *testing.T) {
 		t.Errorf("exit %d, %q; want 1, %q", code, errb.String(), want)
 	}
 	out.Reset()
+	// --version names the program, as du's names du: not argv[0].
 	run([]string{"--version"}, strings.NewReader(""), &out, &errb)
-	if !strings.HasPrefix(out.String(), "/usr/local/bin/du (flexreaddir) "+version+"\n") {
+	if !strings.HasPrefix(out.String(), "fdu (flexreaddir) "+version.Number()+"\n") {
 		t.Errorf("--version: %q", out.String())
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
+	"github.com/pbednarcik/flexreaddir/cmd/internal/version"
 	"github.com/pbednarcik/flexreaddir/walk"
 )
 
@@ -204,7 +205,7 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 		}
 	}
 	err = browse.Run(s, browse.Config{
-		Tree: t, Version: version, Apparent: cfg.du.Apparent, Format: sizeFormat(cfg, v),
+		Tree: t, Version: version.Number(), Apparent: cfg.du.Apparent, Format: sizeFormat(cfg, v),
 		ReadOnly: *v.browse.readOnly, Imported: imported, Color: color, Mtime: cfg.du.ShowTime, Mouse: !*v.browse.noMouse,
 		Rescan: func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error) {
 			o := opts

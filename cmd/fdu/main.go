@@ -25,8 +25,6 @@ import (
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/report"
 )
 
-const version = "0.1.0"
-
 func main() {
 	if _, ok := os.LookupEnv("GOGC"); !ok {
 		// A -s scan allocates little (walk.Options.Reuse), but the full
@@ -45,6 +43,9 @@ func main() {
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &command{stdin: stdin, stderr: stderr, out: bufio.NewWriterSize(stdout, 64<<10), stdout: stdout}
+	if shell, ok := completionShell(args); ok {
+		return c.finish(c.completion(shell))
+	}
 	cfg, files, code, ok := c.parse(args)
 	if ok {
 		code = c.execute(cfg, files)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,15 +20,11 @@ var lines = sync.Pool{New: func() any { return new([]byte) }}
 // fd print them: names and types only, so no file is stat'ed, in the
 // parallel walk's order.
 func runFind(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("frd find", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	jobs := fs.Int("j", 0, "")
-	null := fs.Bool("0", false, "")
-	count := fs.Bool("c", false, "")
-	if err := fs.Parse(args); err != nil {
+	fs, o := findFlags()
+	if err := parseFlags(fs, args, stderr); err != nil {
 		return 2
 	}
+	jobs, null, count := o.jobs, o.null, o.count
 	dirs := fs.Args()
 	if len(dirs) == 0 {
 		dirs = []string{"."}

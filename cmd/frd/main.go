@@ -13,7 +13,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -21,14 +20,16 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/pbednarcik/flexreaddir/cmd/internal/version"
 	"github.com/pbednarcik/flexreaddir/frd"
 )
 
 const usage = `usage: frd ls [--json] [--names] DIR...
        frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail]
-                 [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] SRC DST
-       frd chmod --files-readonly|--dirs-writable DIR
+                 [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] [-j N] SRC DST
+       frd chmod --files-readonly|--dirs-writable [-j N] DIR
        frd find [-0] [-c] [-j N] DIR...
+       frd --help | --version
 
 ls lists each DIR (default .) with the type, size, modification time and file
 id of every entry, sorted by name. Fields other than the name and type are
@@ -52,12 +53,13 @@ complete; on an error, SIGINT or SIGTERM what it made is removed (after
 SIGKILL it is left, and may be removed). If DST appeared meanwhile the
 finished copy is left in that directory, and the message says where. It
 prints the method used and the counts, and on stderr what it could not
-keep.
+keep. -j sets the copying goroutines (default: the CPUs).
 
 chmod --files-readonly clears the write bits of every regular file under
 DIR, keeping execute bits; --dirs-writable gives the owner write permission
 on every directory, touching no file. Neither follows a symbolic link,
-DIR included: a link given as DIR is refused.
+DIR included: a link given as DIR is refused. -j sets the walking
+goroutines (default: the CPUs).
 
 find prints the path of every entry under each DIR (default .), DIR first,
 one a line, as find does, in the order the parallel walk meets them; it
@@ -81,20 +83,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runChmod(args[1:], stdout, stderr)
 		case "find":
 			return runFind(args[1:], stdout, stderr)
+		case "--help":
+			fmt.Fprint(stdout, usage)
+			return 0
+		case "--version":
+			fmt.Fprint(stdout, version.Text("frd", "The frd lister's view of directories, and trees materialized: https://github.com/pbednarcik/flexreaddir"))
+			return 0
+		}
+		if shell, ok := strings.CutPrefix(args[0], "--completion="); ok && len(args) == 1 {
+			return completion(shell, stdout, stderr)
 		}
 	}
 	if len(args) == 0 || args[0] != "ls" {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	fs := flag.NewFlagSet("frd ls", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	asJSON := fs.Bool("json", false, "")
-	names := fs.Bool("names", false, "")
-	if err := fs.Parse(args[1:]); err != nil {
+	fs, o := lsFlags()
+	if err := parseFlags(fs, args[1:], stderr); err != nil {
 		return 2
 	}
+	asJSON, names := o.asJSON, o.names
 	dirs := fs.Args()
 	if len(dirs) == 0 {
 		dirs = []string{"."}

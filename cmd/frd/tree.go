@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,21 +14,11 @@ import (
 )
 
 func runClone(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("frd clone", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	method := fs.String("method", "auto", "")
-	specials := fs.String("specials", "skip", "")
-	workers := fs.Int("j", 0, "")
-	opts := &tree.Options{}
-	fs.BoolVar(&opts.NoOwner, "no-owner", false, "")
-	fs.BoolVar(&opts.NoTimes, "no-times", false, "")
-	fs.BoolVar(&opts.NoXattrs, "no-xattrs", false, "")
-	fs.BoolVar(&opts.NoACLs, "no-acls", false, "")
-	fs.BoolVar(&opts.NoHardLinks, "no-hard-links", false, "")
-	if err := fs.Parse(args); err != nil {
+	fs, o := cloneFlags()
+	if err := parseFlags(fs, args, stderr); err != nil {
 		return 2
 	}
+	method, specials, workers, opts := o.method, o.specials, o.workers, &o.tree
 	if fs.NArg() != 2 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -78,15 +67,11 @@ func runClone(args []string, stdout, stderr io.Writer) int {
 }
 
 func runChmod(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("frd chmod", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	files := fs.Bool("files-readonly", false, "")
-	dirs := fs.Bool("dirs-writable", false, "")
-	workers := fs.Int("j", 0, "")
-	if err := fs.Parse(args); err != nil {
+	fs, o := chmodFlags()
+	if err := parseFlags(fs, args, stderr); err != nil {
 		return 2
 	}
+	files, dirs, workers := o.files, o.dirs, o.workers
 	if fs.NArg() != 1 || *files == *dirs {
 		fmt.Fprint(stderr, usage)
 		return 2
