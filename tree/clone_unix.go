@@ -99,7 +99,7 @@ func CloneContext(ctx context.Context, src, dst string, opts *Options) (Result, 
 		return Result{}, err
 	}
 	defer w.close()
-	c := &cloner{ctx: ctx, opts: o, method: o.Method, dev: uint64(w.st.Dev), newUID: uint32(unix.Geteuid()), newGID: w.st.Gid}
+	c := &cloner{ctx: ctx, opts: o, method: o.Method, dev: uint64(w.st.Dev), newUID: uint32(unix.Geteuid()), newGID: w.newGID()}
 	made := filepath.Join(w.path, name)
 	err = c.make(source, w.fd, name, dst, made)
 	if err == nil {

@@ -223,6 +223,9 @@ func (c *cloner) fill(in, out int, st *unix.Stat_t, to where, reflink bool) erro
 	} else if err := copyData(c.ctx, in, out, st); err != nil {
 		return dstErr("copy", to.dst(), err)
 	}
+	if err := sinceOpened(in, st); err != nil {
+		return srcErr("fstat", to.src(), err)
+	}
 	var xattrs []xattr
 	if !c.opts.NoXattrs {
 		var err error
@@ -231,6 +234,24 @@ func (c *cloner) fill(in, out int, st *unix.Stat_t, to where, reflink bool) erro
 		}
 	}
 	return c.setMeta(out, st, xattrs, to.dst())
+}
+
+// sinceOpened takes into st what changed of the source file in while its
+// data was read: a write by its owner meanwhile makes the kernel clear its
+// set-id bits, and the copy, which may hold that write, must not keep
+// them; its mode, owner and times are then those after the copy (its
+// access time the one before it, as cp -a keeps).
+func sinceOpened(in int, st *unix.Stat_t) error {
+	var now unix.Stat_t
+	if err := unix.Fstat(in, &now); err != nil {
+		return err
+	}
+	if now.Ctim != st.Ctim || now.Mode != st.Mode {
+		atime := st.Atim
+		*st = now
+		st.Atim = atime
+	}
+	return nil
 }
 
 // copyData copies st.Size bytes from in to out, keeping holes: only the

@@ -458,3 +458,66 @@ func TestWorkDirSwappedBeforeOpen(t *testing.T) {
 		t.Error("root's shared directory lost its ACL")
 	}
 }
+
+// TestCloneIntoSetGIDDirectoryKeepsGroups: the destination's parent is a
+// set-group-ID directory of group G, and the source's files and
+// directories are root's and G's, one set-group-ID. The clone keeps G on
+// each, as cp -a does, and never makes a set-group-ID file of another
+// group than its source's (root's group, say).
+func TestCloneIntoSetGIDDirectoryKeepsGroups(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root, to give files another group")
+	}
+	const g = 65534
+	src := filepath.Join(t.TempDir(), "src")
+	must(t, os.MkdirAll(filepath.Join(src, "d"), 0o755))
+	f := filepath.Join(src, "d", "tool")
+	must(t, os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755))
+	for _, p := range []string{src, filepath.Join(src, "d"), f} {
+		must(t, os.Chown(p, 0, g))
+	}
+	must(t, os.Chmod(f, 0o755|os.ModeSetgid))
+	parent := filepath.Join(t.TempDir(), "shared")
+	must(t, os.Mkdir(parent, 0o775))
+	must(t, os.Chown(parent, 0, g))
+	must(t, os.Chmod(parent, 0o775|os.ModeSetgid))
+	for _, m := range []Method{Copy, Auto} {
+		dst := filepath.Join(parent, string(m))
+		if _, err := Clone(src, dst, &Options{Method: m}); err != nil {
+			t.Fatal(err)
+		}
+		for _, rel := range []string{".", "d", "d/tool"} {
+			fi, err := os.Lstat(filepath.Join(dst, rel))
+			must(t, err)
+			if gid := fi.Sys().(*syscall.Stat_t).Gid; gid != g {
+				t.Errorf("%s %s: group %d, want %d (mode %v)", m, rel, gid, g, fi.Mode())
+			}
+		}
+	}
+}
+
+// TestCloneTakesModeAfterData: a set-user-ID file written to while it is
+// copied loses the bit (the kernel clears it on a write by another than
+// root): the copy, which may hold that write, must not keep the bit
+// either. The hook changes the mode as such a write does.
+func TestCloneTakesModeAfterData(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	must(t, os.Mkdir(src, 0o755))
+	f := filepath.Join(src, "tool")
+	must(t, os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755))
+	must(t, os.Chmod(f, 0o755|os.ModeSetuid))
+	testHookOpened = func(int) {
+		must(t, os.WriteFile(f, []byte("#!/bin/sh\nid\n"), 0o755))
+		must(t, os.Chmod(f, 0o755))
+	}
+	defer func() { testHookOpened = nil }()
+	dst := filepath.Join(t.TempDir(), "dst")
+	if _, err := Clone(src, dst, &Options{Method: Copy, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(filepath.Join(dst, "tool"))
+	must(t, err)
+	if fi.Mode()&os.ModeSetuid != 0 {
+		t.Errorf("the copy of a file written during the copy kept its set-user-ID bit: %v", fi.Mode())
+	}
+}

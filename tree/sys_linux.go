@@ -160,3 +160,7 @@ const errNoAttr = unix.ENODATA
 
 // openPathFlags opens a directory only to work relative to it.
 const openPathFlags = unix.O_PATH
+
+// inheritsGroup says whether a new file always takes its directory's
+// group (BSD semantics), rather than only under a set-group-ID directory.
+const inheritsGroup = false

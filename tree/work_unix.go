@@ -101,6 +101,17 @@ func (w *work) private(since time.Time) error {
 	return nil
 }
 
+// newGID is the group what the clone makes in the work directory gets: on
+// Linux the cloning user's (the work directory's 0700 keeps no set-group-ID
+// bit for its entries to inherit the group by), on macOS and the BSDs the
+// directory's, as their mkdir and open always give.
+func (w *work) newGID() uint32 {
+	if inheritsGroup {
+		return w.st.Gid
+	}
+	return uint32(unix.Getegid())
+}
+
 // errNotOurs is a work directory that is not the one the clone made.
 var errNotOurs = errors.New("not the clone's work directory (moved or replaced by another process): left alone")
 

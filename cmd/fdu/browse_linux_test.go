@@ -509,6 +509,24 @@ func TestExportOverAnotherUsersName(t *testing.T) {
 		t.Errorf("one's own link was not written through: %.20q", b)
 	}
 
+	// A hard link there to a file of root's elsewhere (which another user
+	// may make where fs.protected_hardlinks is off): not written through.
+	job := filepath.Join(base, "job")
+	if err := os.WriteFile(job, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(tmp, "linked.json")
+	if err := os.Link(job, linked); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run([]string{"-o", linked, root}, nil, &out, &errb); code == 0 || !strings.Contains(errb.String(), "other links") {
+		t.Errorf("export over a hard link in a sticky directory: exit %d, %q", code, errb.String())
+	}
+	if b, _ := os.ReadFile(job); string(b) != "#!/bin/sh\n" {
+		t.Errorf("the file linked was written through: %.20q", b)
+	}
+
 	// Another user's file, or FIFO, made beforehand under the name: not
 	// written, so root's scan does not become theirs to read.
 	for _, made := range []string{"regular", "fifo"} {

@@ -46,10 +46,15 @@ func mayWrite(dir int, path string, st *unix.Stat_t) error {
 	if err := unix.Fstat(dir, &d); err != nil {
 		return err
 	}
-	sticky := d.Mode&unix.S_ISVTX != 0 && d.Mode&0o002 != 0
+	sticky := d.Mode&unix.S_ISVTX != 0 && d.Mode&0o022 != 0
 	kind := st.Mode & unix.S_IFMT
 	if sticky && (kind == unix.S_IFREG || kind == unix.S_IFIFO) && st.Uid != uint32(unix.Geteuid()) && st.Uid != d.Uid {
-		return &fs.PathError{Op: "open", Path: path, Err: errors.New("another user's file in a sticky directory that everyone may write: not written (as fs.protected_regular)")}
+		return &fs.PathError{Op: "open", Path: path, Err: errors.New("another user's file in a sticky directory that others may write: not written (as fs.protected_regular)")}
+	}
+	// A file with other links there may be a hard link another user made
+	// to a file of root's elsewhere: written in place, it would be that.
+	if sticky && kind == unix.S_IFREG && uint64(st.Nlink) > 1 {
+		return &fs.PathError{Op: "open", Path: path, Err: errors.New("a file with other links in a sticky directory that others may write: not written through them")}
 	}
 	return nil
 }
@@ -95,11 +100,9 @@ func writeExport(path string, write func(*os.File) error) error {
 
 // writeInPlace writes over base in dir, which must still be the file st.
 func writeInPlace(dir int, base, path string, st *unix.Stat_t, write func(*os.File) error) error {
-	flags := unix.O_WRONLY | unix.O_NOFOLLOW | unix.O_NOCTTY | unix.O_CLOEXEC
-	if st.Mode&unix.S_IFMT == unix.S_IFREG {
-		flags |= unix.O_TRUNC
-	}
-	fd, err := unix.Openat(dir, base, flags, 0)
+	// Opened without O_TRUNC: nothing is cut before the file is known to
+	// be the one looked at.
+	fd, err := unix.Openat(dir, base, unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -108,6 +111,12 @@ func writeInPlace(dir int, base, path string, st *unix.Stat_t, write func(*os.Fi
 	if err := unix.Fstat(fd, &now); err != nil || now.Dev != st.Dev || now.Ino != st.Ino {
 		f.Close()
 		return &fs.PathError{Op: "open", Path: path, Err: errors.New("replaced since it was looked at")}
+	}
+	if now.Mode&unix.S_IFMT == unix.S_IFREG {
+		if err := unix.Ftruncate(fd, 0); err != nil {
+			f.Close()
+			return &fs.PathError{Op: "truncate", Path: path, Err: err}
+		}
 	}
 	err = write(f)
 	if cerr := f.Close(); err == nil {

@@ -10,7 +10,9 @@ import (
 	"sync/atomic"
 
 	"github.com/pbednarcik/flexreaddir/cmd/internal/coldprocs"
+	"github.com/pbednarcik/flexreaddir/cmd/internal/termtext"
 	"github.com/pbednarcik/flexreaddir/walk"
+	"golang.org/x/term"
 )
 
 // lines lends the DirFunc a buffer for a part's lines.
@@ -48,7 +50,9 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	if *null {
 		end = 0 // a name may hold a newline
 	}
-	fn := printPaths(out, &mu, end)
+	// A terminal is shown names escaped, as GNU find shows them there; a
+	// pipe or a file gets their bytes.
+	fn := printPaths(out, &mu, end, toTerminal(stdout))
 	var total atomic.Int64
 	if *count {
 		fn = func(d *walk.Dir) error {
@@ -81,17 +85,21 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 }
 
 // printPaths is the DirFunc that writes each entry's path to out, ended by
-// end. Each part's lines are made outside the lock, then written at once.
-func printPaths(out *bufio.Writer, mu *sync.Mutex, end byte) walk.DirFunc {
+// end, escaped for a terminal if escape is set. Each part's lines are made outside the lock, then written at once.
+func printPaths(out *bufio.Writer, mu *sync.Mutex, end byte, escape bool) walk.DirFunc {
 	return func(d *walk.Dir) error {
 		buf := lines.Get().(*[]byte)
 		b := (*buf)[:0]
 		for _, e := range d.Entries {
+			start := len(b)
 			b = append(b, d.Path...)
 			if len(d.Path) == 0 || d.Path[len(d.Path)-1] != os.PathSeparator {
 				b = append(b, os.PathSeparator)
 			}
 			b = append(b, e.Name...)
+			if escape {
+				b = append(b[:start], termtext.Escape(string(b[start:]))...)
+			}
 			b = append(b, end)
 		}
 		mu.Lock()
@@ -101,4 +109,10 @@ func printPaths(out *bufio.Writer, mu *sync.Mutex, end byte) walk.DirFunc {
 		lines.Put(buf)
 		return werr
 	}
+}
+
+// toTerminal reports whether w is a terminal.
+func toTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

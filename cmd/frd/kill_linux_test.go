@@ -22,10 +22,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestKilledClone signals a running clone: SIGINT and SIGTERM leave
-// nothing (the temporary tree is removed) and exit 128 plus the signal's
-// number; SIGKILL leaves
-// only the temporary name, never a partial tree at the destination.
+// TestKilledClone signals a running clone: SIGINT, SIGTERM, SIGHUP and
+// SIGQUIT leave nothing (the work directory is removed) and exit 128 plus
+// the signal's number; SIGKILL leaves only the work directory, never a
+// partial tree at the destination.
 func TestKilledClone(t *testing.T) {
 	base := t.TempDir()
 	src := filepath.Join(base, "src")
@@ -40,7 +40,7 @@ func TestKilledClone(t *testing.T) {
 			}
 		}
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGKILL} {
 		out := filepath.Join(base, "out-"+sig.String())
 		if err := os.Mkdir(out, 0o755); err != nil {
 			t.Fatal(err)

@@ -35,10 +35,11 @@ func runClone(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "frd clone: --specials must be skip, copy or fail, not %q\n", *specials)
 		return 2
 	}
-	// SIGINT and SIGTERM cancel the clone, which then removes what it made.
+	// SIGINT, SIGTERM, SIGHUP and SIGQUIT cancel the clone, which then
+	// removes what it made.
 	// A second signal ends the command at once, as the default would.
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

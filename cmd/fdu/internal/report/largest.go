@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"fmt"
 	"io"
+
+	"github.com/pbednarcik/flexreaddir/cmd/internal/termtext"
 )
 
 // printLargest prints the n largest files, largest first.
@@ -19,8 +21,14 @@ func printLargest(cfg *Config, out io.Writer, files []fileSize, n int) {
 	for i := len(top) - 1; i >= 0; i-- {
 		top[i] = heap.Pop(h).(fileSize)
 	}
+	// A terminal is shown names escaped, as the tree view shows them; a
+	// pipe or a file gets their bytes.
+	show := func(p string) string { return p }
+	if isTerminal(out) {
+		show = termtext.Escape
+	}
 	for _, f := range top {
-		fmt.Fprintf(out, "%s\t%s\n", cfg.Unit.Format(f.size), f.path)
+		fmt.Fprintf(out, "%s\t%s\n", cfg.Unit.Format(f.size), show(f.path))
 	}
 }
 
