@@ -18,7 +18,9 @@ func TestCompareTable(t *testing.T) {
 		{"untouched", func(*testing.T, string) {}, nil},
 		{"added", func(t *testing.T, dir string) { build(t, dir, "a/w", "b/c/new/") }, []string{"A a/w", "A b/c/new"}},
 		{"removed", func(t *testing.T, dir string) { os.RemoveAll(filepath.Join(dir, "b")) }, []string{"D b", "D b/c", "D b/c/d"}},
-		{"modified", func(t *testing.T, dir string) { os.WriteFile(filepath.Join(dir, "a/x"), []byte("longer contents"), 0o644) }, []string{"M a/x"}},
+		{"modified", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "a/x"), []byte("longer contents"), 0o644)
+		}, []string{"M a/x"}},
 		{"chmod", func(t *testing.T, dir string) { os.Chmod(filepath.Join(dir, "e"), 0o600) }, []string{"m e"}},
 		{"moved", func(t *testing.T, dir string) { os.Rename(filepath.Join(dir, "a/y"), filepath.Join(dir, "b/y")) }, []string{"R a/y -> b/y"}},
 		{"dir to file", func(t *testing.T, dir string) {

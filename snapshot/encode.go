@@ -12,12 +12,12 @@ type encoder struct {
 	bw   *blockWriter
 	keys Keys
 
-	prev     Entry      // the previous entry written
-	prevPerm [8]uint32  // the previous entry's Perm, per type code
-	prevOwn  Entry      // the previous directory's own ino and times
-	prevPath string     // the previous directory's path
-	prevDev  int        // the previous directory's device index
-	devs     map[uint64]int    // the device table: ids to indexes
+	prev     Entry               // the previous entry written
+	prevPerm [8]uint32           // the previous entry's Perm, per type code
+	prevOwn  Entry               // the previous directory's own ino and times
+	prevPath string              // the previous directory's path
+	prevDev  int                 // the previous directory's device index
+	devs     map[uint64]int      // the device table: ids to indexes
 	devInfo  func(uint64) Device // what is known of a device met by id
 	owners   map[[2]uint32]int
 	prevOwnr int // the previous entry's owner index

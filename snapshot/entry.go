@@ -59,9 +59,9 @@ const (
 type HashMode uint8
 
 const (
-	HashNone  HashMode = iota // none: a racy entry is reported as possibly changed
-	HashRacy                  // the racy ones (see the package doc)
-	HashAll                   // every regular file
+	HashNone HashMode = iota // none: a racy entry is reported as possibly changed
+	HashRacy                 // the racy ones (see the package doc)
+	HashAll                  // every regular file
 )
 
 // Header is what a snapshot says about itself.

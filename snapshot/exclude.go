@@ -23,7 +23,9 @@ type patternError struct {
 	err     error
 }
 
-func (e *patternError) Error() string { return "snapshot: exclude pattern " + e.pattern + ": " + e.err.Error() }
+func (e *patternError) Error() string {
+	return "snapshot: exclude pattern " + e.pattern + ": " + e.err.Error()
+}
 func (e *patternError) Unwrap() error { return e.err }
 
 // excluded reports whether the entry name, at rel relative to the root, is
