@@ -29,8 +29,9 @@ func (e *patternError) Error() string {
 func (e *patternError) Unwrap() error { return e.err }
 
 // excluded reports whether the entry name, at rel relative to the root, is
-// left out: a pattern with a "/" is matched against rel, one without
-// against the name, as path.Match matches.
+// left out: a pattern with a "/" is matched against rel (a leading "/"
+// anchors it at the root and is dropped), one without against the name,
+// as path.Match matches.
 func (x *excluder) excluded(rel, name string) bool {
 	if x == nil {
 		return false
@@ -39,6 +40,7 @@ func (x *excluder) excluded(rel, name string) bool {
 		target := name
 		if strings.Contains(p, "/") {
 			target = rel
+			p = strings.TrimPrefix(p, "/")
 		}
 		if ok, _ := path.Match(p, target); ok {
 			return true

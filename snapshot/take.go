@@ -25,8 +25,9 @@ type Options struct {
 	Hash HashMode
 	// Exclude leaves out each entry that matches one of its patterns, and
 	// everything below an excluded directory: a pattern with a "/" is
-	// matched against the path relative to the root (names joined by "/"),
-	// one without against the name, by path.Match's syntax. The snapshot
+	// matched against the path relative to the root (names joined by "/";
+	// a leading "/" anchors it there), one without against the name, by
+	// path.Match's syntax. The snapshot
 	// keeps the patterns, and a compare leaves out what they match too.
 	Exclude []string
 	// OneFileSystem leaves out the contents of directories on another file
