@@ -274,9 +274,7 @@ func (r *Reader) dirHead(d *dec) (*Dir, uint64) {
 	}
 	dev := r.devs[r.prevDev]
 	self.Device = dev.ID
-	if i := lastSlash(path); i >= 0 {
-		self.Name = path[i+1:]
-	}
+	self.Name = path[lastSlash(path)+1:]
 	r.prevOwn, r.prevPath = self, path
 	r.dirs++
 	return &Dir{Path: path, Self: self, Device: dev}, count
@@ -327,8 +325,8 @@ func (r *Reader) device(d *dec) int {
 	}
 	dv := Device{ID: d.uvarint(), FSType: d.uvarint(), Granularity: time.Duration(d.uvarint())}
 	flags := d.uvarint()
-	dv.DirTimes, dv.StableIDs = flags&devDirTimes != 0, flags&devStableIDs != 0
-	if flags&^(devDirTimes|devStableIDs) != 0 || dv.Granularity < 0 {
+	dv.DirTimes, dv.StableIDs, dv.ChangeTimes = flags&devDirTimes != 0, flags&devStableIDs != 0, flags&devChangeTimes != 0
+	if flags&^(devDirTimes|devStableIDs|devChangeTimes) != 0 || dv.Granularity < 0 {
 		d.fail("bad device")
 	}
 	r.devs = append(r.devs, dv)

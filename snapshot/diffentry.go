@@ -64,13 +64,17 @@ func (r *rules) classify(old, cur *Entry, devs []Device, curHash func() string) 
 			}
 		}
 		return MetaChanged, f
-	case !r.mayHide(old, devs):
+	}
+	dev := findDevice(devs, old.Device)
+	hides := r.mayHide(old, dev)
+	if !hides && (dev.ChangeTimes || !old.Type.IsRegular()) {
 		return 0, 0
 	}
+	// Racy, or on a file system without change times: a hash tells.
 	switch same, known := r.sameHash(old, curHash); {
-	case !known:
+	case !known && hides:
 		return Racy, 0
-	case same:
+	case !known || same:
 		return 0, 0
 	}
 	return Modified, FieldHash
@@ -93,11 +97,11 @@ func (r *rules) sameHash(old *Entry, curHash func() string) (same, known bool) {
 // mayHide reports whether an unchanged stat of old can hide a change: a
 // file whose contents can change in place, with times too close to the
 // snapshot's start.
-func (r *rules) mayHide(old *Entry, devs []Device) bool {
+func (r *rules) mayHide(old *Entry, dev *Device) bool {
 	if !old.Type.IsRegular() && !(old.Type == fs.ModeSymlink && r.keys&KeyTarget == 0) {
 		return false
 	}
-	return racy(r.head, findDevice(devs, old.Device), old)
+	return racy(r.head, dev, old)
 }
 
 // findDevice finds the device id in a snapshot's table; one it never met

@@ -115,6 +115,9 @@ func (e *encoder) appendDevice(b []byte, d Device) []byte {
 	if d.StableIDs {
 		flags |= devStableIDs
 	}
+	if d.ChangeTimes {
+		flags |= devChangeTimes
+	}
 	return binary.AppendUvarint(b, flags)
 }
 

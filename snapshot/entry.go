@@ -95,6 +95,11 @@ type Device struct {
 	// StableIDs says a file keeps its inode number when renamed and
 	// numbers are not made up per lookup, so that moves can be found.
 	StableIDs bool
+	// ChangeTimes says every change to a file sets its change time to
+	// the clock's, which nobody can set back: a rewrite whose
+	// modification time was set back still shows. FAT and exFAT have
+	// none; without it such a rewrite is seen only by a hash.
+	ChangeTimes bool
 }
 
 // racy reports whether e's times are too close to the snapshot's start for

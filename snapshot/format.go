@@ -49,6 +49,7 @@ const dirDevice = 1 // a device reference follows: not the previous directory's
 const (
 	devDirTimes = 1 << iota
 	devStableIDs
+	devChangeTimes
 )
 
 const hashLen = 32 // SHA-256

@@ -30,7 +30,7 @@ func classify(fd int, id uint64) Device {
 	if _, err := dirfd.Retry(func() (int, error) { return 0, unix.Fstatfs(fd, &sf) }); err != nil {
 		return unknownDevice(id)
 	}
-	d := Device{ID: id, FSType: uint64(uint32(sf.Type)), Granularity: time.Nanosecond, DirTimes: true, StableIDs: true}
+	d := Device{ID: id, FSType: uint64(uint32(sf.Type)), Granularity: time.Nanosecond, DirTimes: true, StableIDs: true, ChangeTimes: true}
 	switch d.FSType {
 	case magicExt:
 		// ext4's nanoseconds (and birth times) live in the inode's extra
@@ -46,9 +46,10 @@ func classify(fd int, id uint64) Device {
 		// listed every time, a window of 2 s.
 		d.Granularity, d.DirTimes = 2*time.Second, false
 	default:
-		// FAT and exFAT (2 s steps, inode numbers made up from where an
-		// entry sits), FUSE, overlayfs and the rest.
-		return unknownDevice(id)
+		// FAT and exFAT (2 s steps, no change time, inode numbers made up
+		// from where an entry sits), FUSE, overlayfs and the rest.
+		d = unknownDevice(id)
+		d.FSType = uint64(uint32(sf.Type))
 	}
 	return d
 }

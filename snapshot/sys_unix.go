@@ -63,11 +63,10 @@ func statSelf(d dirFile) (Entry, error) {
 // statAt stats name in d, never following a link, and reads a link's
 // target when keys ask for it.
 func statAt(d dirFile, name string, keys Keys) (Entry, error) {
-	st, err := dirfd.Fstatat(d.fd, name, false, joinPath(d.path, name))
+	x, err := lstatAt(d, name)
 	if err != nil {
 		return Entry{}, err
 	}
-	x := fromStat(&st)
 	x.Name = name
 	if x.Type == fs.ModeSymlink && keys&KeyTarget != 0 {
 		if x.Target, err = readlinkAt(d, name); err != nil {

@@ -175,7 +175,8 @@ func (t *taker) visit(d *walk.Dir) error {
 // finish hashes x if asked, notes its device if it is a mount point, and
 // clears the fields not recorded.
 func (t *taker) finish(df dirFile, x *Entry, dev *Device) {
-	if x.Type.IsRegular() && (t.opts.Hash == HashAll || t.opts.Hash == HashRacy && racy(&t.head, dev, x)) {
+	// Without change times any file may hide a rewrite: all are hashed.
+	if x.Type.IsRegular() && (t.opts.Hash == HashAll || t.opts.Hash == HashRacy && (racy(&t.head, dev, x) || !dev.ChangeTimes)) {
 		x.Hash = hashAt(df, x)
 	}
 	if x.Device != dev.ID {
