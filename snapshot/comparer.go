@@ -100,6 +100,11 @@ func (c *comparer) below(path string, it *item, devs []Device) error {
 		if oldDir {
 			return c.old.skip(path)
 		}
+	case it.old != nil && it.old.Unread:
+		// Nothing is known below it.
+		if curDir {
+			return c.skipCur(path)
+		}
 	case oldDir && curDir:
 		p, err := c.old.record(path)
 		if err != nil {

@@ -32,9 +32,14 @@ func (r *Reader) entry(d *dec, prevName string, dev *Device) Entry {
 	x.Type = typeCodes[code]
 	var ext uint64
 	if head&headExt != 0 {
-		if ext = d.uvarint(); ext&^(extHash|extDevice) != 0 || ext == 0 {
+		if ext = d.uvarint(); ext&^(extHash|extDevice|extUnread) != 0 || ext == 0 || ext&extUnread != 0 && ext != extUnread {
 			d.fail("bad entry flags")
 		}
+	}
+	if ext == extUnread {
+		x.Unread = true
+		r.entries++
+		return x
 	}
 	r.fields(d, &x, head, code)
 	if ext&extHash != 0 {

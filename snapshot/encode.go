@@ -129,6 +129,12 @@ func (e *encoder) entry(x *Entry, prevName string, dev Device) {
 	b = binary.AppendUvarint(b, uint64(len(x.Name)-shared))
 	b = append(b, x.Name[shared:]...)
 	code := codeOf(x.Type)
+	if x.Unread {
+		b = append(b, byte(code)|headPermSame|headOwnerSame|headOneLink|headExt)
+		e.b = binary.AppendUvarint(b, extUnread)
+		e.entries++
+		return
+	}
 	head := byte(code)
 	k := e.keys
 	if k&KeyMode == 0 || uint32(x.Perm) == e.prevPerm[code] {

@@ -35,6 +35,11 @@ type Entry struct {
 	// Device is the file system holding the entry (st_dev); it is recorded
 	// once per file system, not per entry.
 	Device uint64
+
+	// Unread says the entry was listed but could not be stat'ed when the
+	// snapshot was taken (a directory that may be read but not searched):
+	// only Name and Type are known, and a compare reports it as Racy.
+	Unread bool
 }
 
 // Keys is the set of fields a snapshot records beside every entry's name

@@ -40,6 +40,7 @@ const (
 const (
 	extHash   = 1 << iota // a 32-byte hash follows
 	extDevice             // a device reference follows: a mount point
+	extUnread             // not stat'ed: no field follows
 )
 
 // A directory head's flags.

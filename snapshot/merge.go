@@ -35,6 +35,8 @@ func mergeDir(rel string, olds, curs []Entry, curErrs []error, devs []Device, r 
 		}
 		if cur := it.cur; cur != nil && curErrs != nil && curErrs[j-1] != nil {
 			it.kind, it.err = Unreadable, curErrs[j-1]
+		} else if it.old != nil && it.cur != nil && it.old.Unread {
+			it.kind, it.err = Racy, ErrNotRead
 		} else if it.old != nil && it.cur != nil {
 			var h func() string
 			if hashOf != nil {

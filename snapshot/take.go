@@ -158,6 +158,7 @@ func (t *taker) visit(d *walk.Dir) error {
 			if err := t.walkError(&walk.Error{Path: joinPath(d.Path, fe.Name), Depth: d.Depth + 1, Err: err}); err != nil {
 				return err
 			}
+			entries = append(entries, Entry{Name: fe.Name, Type: fe.Type, Unread: true})
 			continue
 		}
 		t.finish(df, &x, &dev)

@@ -11,6 +11,10 @@ import (
 	"github.com/pbednarcik/flexreaddir/frd"
 )
 
+// testHookListed, set by tests, is called with each directory of the
+// snapshot that a compare lists again.
+var testHookListed func(rel string)
+
 // treeSide is the tree a snapshot is compared with: its root, open, and
 // the workers' listers.
 type treeSide struct {
@@ -84,9 +88,14 @@ func (c *comparer) check(ctx context.Context, j *job, worker int) {
 	var errs []error
 	if c.canSkipList(j.rec, &self) {
 		curs, errs = statNames(df, j.rec.Entries, t.keys)
-	} else if curs, errs, err = readDir(&t.listers[worker], df, t.keys); err != nil {
-		j.err = err
-		return
+	} else {
+		if testHookListed != nil {
+			testHookListed(j.rec.Path)
+		}
+		if curs, errs, err = readDir(&t.listers[worker], df, t.keys); err != nil {
+			j.err = err
+			return
+		}
 	}
 	hash := func(x *Entry) func() string { return func() string { return hashAt(df, x) } }
 	j.items = mergeDir(j.rec.Path, j.rec.Entries, curs, errs, j.rec.devs, &c.rules, c.ex, hash)
