@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 )
@@ -56,8 +57,17 @@ func TestRacyDirectoryIsListed(t *testing.T) {
 	testfs.MountTmpfs(t, dir)
 	build(t, dir, "a/x", "b/y")
 	settle()
-	build(t, dir, "a/fresh") // a is racy now
+	// Times ahead of the snapshot's start are as racy as those in its
+	// tick, and do not depend on how fast the snapshot starts.
+	build(t, dir, "a/fresh")
+	ahead := time.Now().Add(time.Hour)
+	for _, p := range []string{"a/fresh", "a"} {
+		if err := os.Chtimes(filepath.Join(dir, p), ahead, ahead); err != nil {
+			t.Fatal(err)
+		}
+	}
 	snap := take(t, dir, nil)
 	got := listed(func() { equalLines(t, "changes", changes(t, snap, dir, nil), []string{"? a/fresh"}) })
 	equalLines(t, "listed", got, []string{"a"})
+
 }
