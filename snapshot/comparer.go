@@ -25,10 +25,6 @@ type comparer struct {
 	tree *treeSide // the tree, for Compare
 }
 
-// hashFrom is how the later side's hash of an entry is found: read from
-// the tree, or taken from the later snapshot.
-type hashFrom func(*Entry) func() string
-
 // dirBoth compares the directory rel, present on both sides, whose
 // record p is the snapshot's.
 func (c *comparer) dirBoth(rel string, p *pending) error {
@@ -53,7 +49,7 @@ func (c *comparer) itemsOf(rel string, p *pending) ([]item, error) {
 		return nil, err
 	}
 	hash := func(x *Entry) func() string { return func() string { return x.Hash } }
-	return mergeDir(rel, p.rec.Entries, q.rec.Entries, nil, p.rec.devs, &c.rules, c.ex, hash), nil
+	return mergeDir(p.rec.Entries, q.rec.Entries, nil, p.rec.devs, &c.rules, hash), nil
 }
 
 // notRead reports a directory the later snapshot could not read, and
@@ -72,6 +68,12 @@ func (c *comparer) items(rel string, items []item, devs []Device) error {
 	for i := range items {
 		it := &items[i]
 		path := joinRel(rel, it.name)
+		if c.ex.excluded(path, it.name) {
+			if err := c.skipBoth(path, it.old, it.cur); err != nil {
+				return err
+			}
+			continue
+		}
 		if it.kind != 0 {
 			ch := &Change{Kind: it.kind, Path: path, Fields: it.fields, Err: it.err, movable: it.moves}
 			if it.old != nil {
@@ -140,6 +142,9 @@ func (c *comparer) goneRecord(path string, rec *Dir) error {
 		x := &rec.Entries[i]
 		child := joinRel(path, x.Name)
 		if c.ex.excluded(child, x.Name) {
+			if err := c.skipBoth(child, x, nil); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := c.mv.add(&Change{Kind: Removed, Path: child, Old: *x, movable: c.rules.movable(x, rec.devs)}); err != nil {
@@ -177,6 +182,9 @@ func (c *comparer) added(path string, devs []Device) error {
 		x := &entries[i]
 		child := joinRel(path, x.Name)
 		if c.ex.excluded(child, x.Name) {
+			if err := c.skipBoth(child, nil, x); err != nil {
+				return err
+			}
 			continue
 		}
 		ch := &Change{Kind: Added, Path: child, New: *x, movable: c.rules.movable(x, devs)}
@@ -202,6 +210,20 @@ func (c *comparer) unreadable(path string, err error) error {
 		return nil
 	}
 	return c.mv.add(&Change{Kind: Unreadable, Path: path, Err: err})
+}
+
+// skipBoth passes over the directories below an excluded entry, old as
+// the snapshot recorded it and cur as found (either may be nil).
+func (c *comparer) skipBoth(path string, old, cur *Entry) error {
+	if old != nil && old.Type.IsDir() {
+		if err := c.old.skip(path); err != nil {
+			return err
+		}
+	}
+	if cur != nil && cur.Type.IsDir() {
+		return c.skipCur(path)
+	}
+	return nil
 }
 
 // skipCur passes over the later snapshot's directories below path.

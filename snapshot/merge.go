@@ -14,10 +14,10 @@ type item struct {
 
 // mergeDir merges a directory's entries as recorded (olds) and as found
 // (curs, with curErrs the error of each that could not be stat'ed, or
-// nil), both sorted by name, into items in name order, leaving out
-// excluded names. hashOf, when set, gives a way to hash a current entry.
+// nil), both sorted by name, into items in name order. hashOf, when set,
+// gives a way to hash a current entry.
 // devs is the older snapshot's device table as of the directory.
-func mergeDir(rel string, olds, curs []Entry, curErrs []error, devs []Device, r *rules, ex *excluder, hashOf func(*Entry) func() string) []item {
+func mergeDir(olds, curs []Entry, curErrs []error, devs []Device, r *rules, hashOf func(*Entry) func() string) []item {
 	items := make([]item, 0, max(len(olds), len(curs)))
 	i, j := 0, 0
 	for i < len(olds) || j < len(curs) {
@@ -49,9 +49,6 @@ func mergeDir(rel string, olds, curs []Entry, curErrs []error, devs []Device, r 
 			it.moves = r.movable(it.old, devs)
 		case Added:
 			it.moves = r.movable(it.cur, devs)
-		}
-		if ex.excluded(joinRel(rel, it.name), it.name) {
-			continue
 		}
 		items = append(items, it)
 	}

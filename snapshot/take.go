@@ -81,6 +81,13 @@ func Take(ctx context.Context, dir string, w io.Writer, opts *Options) error {
 	if err == nil && bw.err != nil {
 		err = bw.err
 	}
+	if err == nil && t.enc.dirs == 0 {
+		// The root could not be read: no snapshot at all.
+		err = t.first
+		if err == nil {
+			err = errors.New("snapshot: the root was not read")
+		}
+	}
 	if err == nil {
 		err = t.enc.end()
 	}

@@ -98,7 +98,7 @@ func (c *comparer) check(ctx context.Context, j *job, worker int) {
 		}
 	}
 	hash := func(x *Entry) func() string { return func() string { return hashAt(df, x) } }
-	j.items = mergeDir(j.rec.Path, j.rec.Entries, curs, errs, j.rec.devs, &c.rules, c.ex, hash)
+	j.items = mergeDir(j.rec.Entries, curs, errs, j.rec.devs, &c.rules, hash)
 }
 
 // canSkipList reports whether the directory rec, whose stat is now self,
@@ -127,7 +127,7 @@ func (t *treeSide) itemsOf(c *comparer, rel string, p *pending) ([]item, error) 
 	case c.ctx.Err() != nil:
 		return nil, c.ctx.Err()
 	case gone(err):
-		return mergeDir(rel, p.rec.Entries, nil, nil, p.rec.devs, &c.rules, c.ex, nil), nil
+		return mergeDir(p.rec.Entries, nil, nil, p.rec.devs, &c.rules, nil), nil
 	default:
 		if err := c.mv.add(&Change{Kind: Unreadable, Path: rel, Old: p.rec.Self, Err: err}); err != nil {
 			return nil, err
