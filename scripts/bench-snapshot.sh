@@ -33,6 +33,9 @@ if [ ! -d "$tree/.git" ]; then
 	rm -rf "$tree"
 	mkdir -p "$tree"
 	tar -xf "$(ls /usr/src/linux-source-*.tar.* | head -1)" -C "$tree" --strip-components=1
+	# Debian's tarball ignores everything at its top ("/*"): without that
+	# git status looks for untracked files as it would in a checkout.
+	sed -i '/^\/\*$/d; /^!\/debian\/$/d' "$tree/.gitignore"
 	git -C "$tree" init -q
 	git -C "$tree" add -A
 	git -C "$tree" -c user.name=bench -c user.email=bench@localhost commit -qm tree

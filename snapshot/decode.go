@@ -26,7 +26,8 @@ type Reader struct {
 	prevOwnr int
 	dirs     uint64
 	entries  uint64
-	err      error // sticky: the first error, or io.EOF at the end
+	err      error  // sticky: the first error, or io.EOF at the end
+	name     []byte // a name being decoded
 }
 
 // Dir is one directory of a snapshot.

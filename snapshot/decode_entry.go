@@ -15,7 +15,8 @@ func (r *Reader) entry(d *dec, prevName string, dev *Device) Entry {
 		d.fail("a name shares more than the previous one has")
 		return x
 	}
-	x.Name = prevName[:shared] + string(suffix)
+	r.name = append(append(r.name[:0], prevName[:shared]...), suffix...)
+	x.Name = string(r.name) // one allocation a name
 	switch {
 	case d.bad != "":
 		return x
