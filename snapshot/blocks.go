@@ -105,6 +105,7 @@ type blockReader struct {
 	base int64  // the offset of cur[0]
 	off  int    // the next item's index in cur
 	done bool   // the end marker was read
+	buf  []byte // the current block, reused for the next
 }
 
 func newBlockReader(r io.Reader) (*blockReader, error) {
@@ -162,7 +163,12 @@ func (b *blockReader) next() error {
 	if n > blockMax {
 		return &FormatError{start, fmt.Sprintf("block of %d bytes, longer than any writer makes", n)}
 	}
-	payload := make([]byte, n+4)
+	// The previous block's bytes are not kept: what is decoded from them
+	// is copied out.
+	if uint64(cap(b.buf)) < n+4 {
+		b.buf = make([]byte, n+4)
+	}
+	payload := b.buf[:n+4]
 	k, err := io.ReadFull(b.r, payload)
 	b.pos += int64(k)
 	if err != nil {

@@ -98,6 +98,10 @@ func newComparer(ctx context.Context, rd, rc *Reader, opts *CompareOptions, fn f
 		return nil, err
 	}
 	c := &comparer{ctx: ctx, opts: o, rd: rd, rc: rc, ex: ex, fn: fn}
+	rd.recycling()
+	if rc != nil {
+		rc.recycling()
+	}
 	c.head = h
 	c.rules = rules{head: &c.head, keys: keys, ignoreCtim: o.IgnoreChangeTime, ignoreIno: o.IgnoreFileID, hash: o.Hash}
 	window := o.MoveWindow

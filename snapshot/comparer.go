@@ -28,28 +28,39 @@ type comparer struct {
 // dirBoth compares the directory rel, present on both sides, whose
 // record p is the snapshot's.
 func (c *comparer) dirBoth(rel string, p *pending) error {
-	items, err := c.itemsOf(rel, p)
+	items, later, err := c.itemsOf(rel, p)
 	if err != nil {
 		return err
 	}
-	return c.items(rel, items, p.rec.devs)
+	if err := c.items(rel, items, p.rec.devs); err != nil {
+		return err
+	}
+	// Done with both records: their entries' storage can be used again.
+	c.rd.recycle(p.rec)
+	if later != nil {
+		c.rc.recycle(later)
+	}
+	return nil
 }
 
 // itemsOf is the compare of rel's entries: the check's (Compare) or a
 // merge with the later snapshot's record (CompareSnapshots).
-func (c *comparer) itemsOf(rel string, p *pending) ([]item, error) {
+// merge with the later snapshot's record (CompareSnapshots), which it
+// returns too.
+func (c *comparer) itemsOf(rel string, p *pending) ([]item, *Dir, error) {
 	if c.tree != nil {
-		return c.tree.itemsOf(c, rel, p)
+		items, err := c.tree.itemsOf(c, rel, p)
+		return items, nil, err
 	}
 	q, err := c.cur.record(rel)
 	if err != nil || q == nil {
 		if err == nil {
 			err = c.notRead(rel, p.rec)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	hash := func(x *Entry) func() string { return func() string { return x.Hash } }
-	return mergeDir(p.rec.Entries, q.rec.Entries, nil, p.rec.devs, &c.rules, hash), nil
+	return mergeDir(p.rec.Entries, q.rec.Entries, nil, p.rec.devs, &c.rules, hash), q.rec, nil
 }
 
 // notRead reports a directory the later snapshot could not read, and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"time"
 )
 
@@ -26,8 +27,8 @@ type Reader struct {
 	prevOwnr int
 	dirs     uint64
 	entries  uint64
-	err      error  // sticky: the first error, or io.EOF at the end
-	name     []byte // a name being decoded
+	err      error        // sticky: the first error, or io.EOF at the end
+	free     chan []Entry // where a compare hands back directories' entries
 }
 
 // Dir is one directory of a snapshot.
@@ -212,23 +213,71 @@ func (r *Reader) next() (*Dir, error) {
 		}
 		return nil, io.EOF
 	}
-	dir.Entries = make([]Entry, 0, min(count, 1<<16))
-	for range count {
-		err := r.item(func(d *dec) {
-			var prevName string
-			if n := len(dir.Entries); n > 0 {
-				prevName = dir.Entries[n-1].Name
-			}
-			dir.Entries = append(dir.Entries, r.entry(d, prevName, &dir.Device))
-		})
-		if err != nil {
-			return nil, err
-		}
+	if err := r.readEntries(dir, count); err != nil {
+		return nil, err
 	}
 	// A full slice expression: the table's later appends, which another
 	// goroutine may make, never write where a Dir reads.
 	dir.devs = r.devs[:len(r.devs):len(r.devs)]
 	return dir, nil
+}
+
+// readEntries decodes a directory's count entries, as many from each
+// block as it holds.
+func (r *Reader) readEntries(dir *Dir, count uint64) error {
+	dir.Entries = r.entrySlice(count)
+	names := make([]byte, 0, 12*min(count, 1<<12))
+	for n := uint64(0); n < count; {
+		b, err := r.br.item()
+		if err == io.EOF {
+			return &FormatError{r.br.pos, "no end record"}
+		}
+		if err != nil {
+			return err
+		}
+		d := dec{b: b}
+		for ; n < count && d.i < len(b); n++ {
+			var prevName string
+			if k := len(dir.Entries); k > 0 {
+				prevName = dir.Entries[k-1].Name
+			}
+			var x Entry
+			names, x = r.entry(&d, names, prevName, &dir.Device)
+			if d.bad != "" {
+				return &FormatError{r.br.offset(d.i), d.bad}
+			}
+			dir.Entries = append(dir.Entries, x)
+		}
+		r.br.used(d.i)
+	}
+	return nil
+}
+
+// recycle hands d's entries back for a later directory to be read into,
+// where a compare has asked for it (recycling): d must not be used again.
+func (r *Reader) recycle(d *Dir) {
+	if r.free == nil {
+		return
+	}
+	select {
+	case r.free <- d.Entries:
+	default:
+	}
+	d.Entries = nil
+}
+
+// recycling makes the reader reuse the entries handed back by recycle.
+func (r *Reader) recycling() { r.free = make(chan []Entry, prefetchWindow) }
+
+// entrySlice returns an empty slice for count entries: one handed back
+// through free, where a compare recycles them, or a new one.
+func (r *Reader) entrySlice(count uint64) []Entry {
+	select {
+	case s := <-r.free:
+		return slices.Grow(s[:0], int(min(count, 1<<16)))
+	default:
+	}
+	return make([]Entry, 0, min(count, 1<<16))
 }
 
 func (r *Reader) endRecord(d *dec) {

@@ -3,23 +3,28 @@ package snapshot
 import (
 	"fmt"
 	"io/fs"
+	"unsafe"
 )
 
 // entry decodes one entry of a directory on dev whose previous entry is
-// named prevName ("" for the first).
-func (r *Reader) entry(d *dec, prevName string, dev *Device) Entry {
+// named prevName ("" for the first). Its name is appended to names, whose
+// bytes it shares: names is only ever appended to, so what a string holds
+// is never written again, and a directory's names are one allocation or
+// a few.
+func (r *Reader) entry(d *dec, names []byte, prevName string, dev *Device) ([]byte, Entry) {
 	var x Entry
 	shared := d.uvarint()
 	suffix := d.bytes(d.uvarint())
-	if shared > uint64(len(prevName)) {
-		d.fail("a name shares more than the previous one has")
-		return x
+	if shared > uint64(len(prevName)) || shared+uint64(len(suffix)) == 0 {
+		d.fail("a name shares more than the previous one has, or is empty")
+		return names, x
 	}
-	r.name = append(append(r.name[:0], prevName[:shared]...), suffix...)
-	x.Name = string(r.name) // one allocation a name
+	start := len(names)
+	names = append(append(names, prevName[:shared]...), suffix...)
+	x.Name = unsafe.String(&names[start], len(names)-start)
 	switch {
 	case d.bad != "":
-		return x
+		return names, x
 	case !validName(x.Name):
 		d.fail(fmt.Sprintf("bad name %q", x.Name))
 	case prevName != "" && x.Name <= prevName:
@@ -40,7 +45,7 @@ func (r *Reader) entry(d *dec, prevName string, dev *Device) Entry {
 	if ext == extUnread {
 		x.Unread = true
 		r.entries++
-		return x
+		return names, x
 	}
 	r.fields(d, &x, head, code)
 	if ext&extHash != 0 {
@@ -54,7 +59,7 @@ func (r *Reader) entry(d *dec, prevName string, dev *Device) Entry {
 	}
 	r.prev = x
 	r.entries++
-	return x
+	return names, x
 }
 
 // fields decodes the entry's recorded fields after its head.

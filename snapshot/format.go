@@ -1,9 +1,6 @@
 package snapshot
 
-import (
-	"io/fs"
-	"strings"
-)
+import "io/fs"
 
 // The items in a snapshot's blocks, in order: the header, then one item
 // per directory in path order (each a head and its entries sorted by
@@ -112,5 +109,13 @@ func joinRel(dir, name string) string {
 
 // validName reports whether name can be an entry's name.
 func validName(name string) bool {
-	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\x00")
+	if name == "" || name == "." || name == ".." {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] == '/' || name[i] == 0 {
+			return false
+		}
+	}
+	return true
 }

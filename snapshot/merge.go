@@ -1,5 +1,65 @@
 package snapshot
 
+import (
+	"errors"
+	"io/fs"
+)
+
+// keep reports whether the compare needs the item: a change, or a
+// directory to descend into; it notes whether the item may be half of a
+// move.
+func keep(it *item, r *rules, devs []Device) bool {
+	switch it.kind {
+	case 0:
+		return it.old != nil && it.old.Type.IsDir() || it.cur != nil && it.cur.Type.IsDir()
+	case Removed:
+		it.moves = r.movable(it.old, devs)
+	case Added:
+		it.moves = r.movable(it.cur, devs)
+	}
+	return true
+}
+
+// checkNames is mergeDir for a directory known to hold no name the
+// snapshot lacks: it stats each recorded name in df and keeps what keep
+// keeps, without holding every entry's stat.
+func checkNames(df dirFile, olds []Entry, keys Keys, devs []Device, r *rules) []item {
+	var items []item
+	for i := range olds {
+		old := &olds[i]
+		x, err := statAt(df, old.Name, keys)
+		it := item{name: old.Name, old: old}
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			it.kind = Removed
+		case err != nil:
+			it.cur, it.kind, it.err = &Entry{Name: old.Name, Type: old.Type}, Unreadable, err
+		case old.Unread:
+			it.cur, it.kind, it.err = heapCopy(x), Racy, ErrNotRead
+		default:
+			mask(&x, keys)
+			var h func() string
+			if r.hash && old.Hash != "" {
+				xc := x
+				h = func() string { return hashAt(df, &xc) }
+			}
+			it.kind, it.fields = r.classify(old, &x, devs, h)
+			if it.kind == 0 && !old.Type.IsDir() && !x.Type.IsDir() {
+				continue // the common case: nothing to keep, nothing on the heap
+			}
+			it.cur = heapCopy(x)
+		}
+		if keep(&it, r, devs) {
+			items = append(items, it)
+		}
+	}
+	return items
+}
+
+// heapCopy returns a pointer to a copy of x, so that x itself stays on
+// the stack.
+func heapCopy(x Entry) *Entry { return &x }
+
 // item is one name of a directory on either side of a compare, and how
 // it changed.
 type item struct {
@@ -44,13 +104,9 @@ func mergeDir(olds, curs []Entry, curErrs []error, devs []Device, r *rules, hash
 			}
 			it.kind, it.fields = r.classify(it.old, it.cur, devs, h)
 		}
-		switch it.kind {
-		case Removed:
-			it.moves = r.movable(it.old, devs)
-		case Added:
-			it.moves = r.movable(it.cur, devs)
+		if keep(&it, r, devs) {
+			items = append(items, it)
 		}
-		items = append(items, it)
 	}
 	return items
 }

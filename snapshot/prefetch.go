@@ -3,6 +3,7 @@ package snapshot
 import (
 	"context"
 	"io"
+	"runtime"
 	"sync"
 )
 
@@ -45,6 +46,7 @@ func startPrefetch(ctx context.Context, rd *Reader, workers int, check func(ctx 
 					check(ctx, j, w)
 				}
 				close(j.done)
+				runtime.Gosched()
 			}
 		}()
 	}

@@ -3,6 +3,7 @@ package snapshot
 import (
 	"io/fs"
 	"os"
+	"unsafe"
 
 	"github.com/pbednarcik/flexreaddir/internal/dirfd"
 	"github.com/pbednarcik/flexreaddir/internal/unixtime"
@@ -19,7 +20,7 @@ const statxMask = unix.STATX_TYPE | unix.STATX_MODE | unix.STATX_NLINK | unix.ST
 func lstatAt(d dirFile, name string) (Entry, error) {
 	const flags = unix.AT_SYMLINK_NOFOLLOW | unix.AT_NO_AUTOMOUNT | unix.AT_STATX_FORCE_SYNC
 	var stx unix.Statx_t
-	if _, err := dirfd.Retry(func() (int, error) { return 0, unix.Statx(d.fd, name, flags, statxMask, &stx) }); err != nil {
+	if err := statx(d.fd, name, flags, &stx); err != nil {
 		return Entry{}, &os.PathError{Op: "statx", Path: joinPath(d.path, name), Err: err}
 	}
 	x := Entry{
@@ -41,4 +42,25 @@ func lstatAt(d dirFile, name string) (Entry, error) {
 		x.Size = int64(unix.Mkdev(stx.Rdev_major, stx.Rdev_minor))
 	}
 	return x, nil
+}
+
+// statx is unix.Statx without its allocation of a NUL-terminated copy of
+// name (a name is at most 255 bytes: NAME_MAX), retried on EINTR.
+func statx(fd int, name string, flags int, stx *unix.Statx_t) error {
+	var buf [256]byte
+	if len(name) >= len(buf) {
+		_, err := dirfd.Retry(func() (int, error) { return 0, unix.Statx(fd, name, flags, statxMask, stx) })
+		return err
+	}
+	copy(buf[:], name)
+	for {
+		_, _, e := unix.Syscall6(unix.SYS_STATX, uintptr(fd), uintptr(unsafe.Pointer(&buf[0])), uintptr(flags), statxMask, uintptr(unsafe.Pointer(stx)), 0)
+		switch e {
+		case 0:
+			return nil
+		case unix.EINTR:
+			continue
+		}
+		return e
+	}
 }

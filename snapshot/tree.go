@@ -84,18 +84,17 @@ func (c *comparer) check(ctx context.Context, j *job, worker int) {
 		j.err = err
 		return
 	}
-	var curs []Entry
-	var errs []error
 	if c.canSkipList(j.rec, &self) {
-		curs, errs = statNames(df, j.rec.Entries, t.keys)
-	} else {
-		if testHookListed != nil {
-			testHookListed(j.rec.Path)
-		}
-		if curs, errs, err = readDir(&t.listers[worker], df, t.keys); err != nil {
-			j.err = err
-			return
-		}
+		j.items = checkNames(df, j.rec.Entries, t.keys, j.rec.devs, &c.rules)
+		return
+	}
+	if testHookListed != nil {
+		testHookListed(j.rec.Path)
+	}
+	curs, errs, err := readDir(&t.listers[worker], df, t.keys)
+	if err != nil {
+		j.err = err
+		return
 	}
 	hash := func(x *Entry) func() string { return func() string { return hashAt(df, x) } }
 	j.items = mergeDir(j.rec.Entries, curs, errs, j.rec.devs, &c.rules, hash)
