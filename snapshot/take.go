@@ -31,7 +31,8 @@ type Options struct {
 	// keeps the patterns, and a compare leaves out what they match too.
 	Exclude []string
 	// OneFileSystem leaves out the contents of directories on another file
-	// system than the root's (their entries are kept).
+	// system than the root's (their entries are kept, and a compare
+	// reports each as Racy, not read).
 	OneFileSystem bool
 	// OnError, when set, is called with each directory or entry that could
 	// not be read (a *walk.Error); returning nil goes on, a non-nil error

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/pbednarcik/flexreaddir/snapshot"
@@ -74,9 +75,15 @@ func runSnap(args []string, stdout, stderr io.Writer) int {
 	case *hash:
 		opts.Hash = snapshot.HashRacy
 	}
+	// The snapshot names its tree absolutely, for a diff run elsewhere.
+	dir, err := filepath.Abs(operands[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "frd: %v\n", err)
+		return 2
+	}
 	ctx, stop := signalContext()
 	defer stop()
-	switch err := snapshot.WriteFile(ctx, operands[0], *out, opts); {
+	switch err := snapshot.WriteFile(ctx, dir, *out, opts); {
 	case err == nil:
 		return 0
 	case errors.Is(err, snapshot.ErrIncomplete):
