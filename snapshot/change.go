@@ -6,7 +6,7 @@ type Kind byte
 const (
 	Added       Kind = 'A' // not in the snapshot
 	Removed     Kind = 'D' // in the snapshot only
-	Modified    Kind = 'M' // contents changed: size, modification time, link target, hash, or another file (inode) under the name
+	Modified    Kind = 'M' // contents changed: size, modification time, link target, hash, or another file (inode, where inodes last) under the name
 	MetaChanged Kind = 'm' // only permissions, owner, link count or change time
 	TypeChanged Kind = 'T' // another type under the same name
 	Moved       Kind = 'R' // the same file (inode) at another path

@@ -20,8 +20,9 @@ type rules struct {
 
 // differ returns the fields of a and b (of one type) that differ by the
 // keys recorded, leaving out those that follow from a directory's
-// contents.
-func (r *rules) differ(a, b *Entry) Fields {
+// contents, and inode numbers unless ids says the file system keeps them
+// (FUSE hands out new ones when the kernel forgets an inode).
+func (r *rules) differ(a, b *Entry, ids bool) Fields {
 	k := r.keys
 	var f Fields
 	dir := a.Type.IsDir()
@@ -32,7 +33,7 @@ func (r *rules) differ(a, b *Entry) Fields {
 	}
 	set(KeyMode, FieldPerm, a.Perm != b.Perm)
 	set(KeyOwner, FieldOwner, a.UID != b.UID || a.GID != b.GID)
-	set(KeyFileID, FieldFileID, !r.ignoreIno && a.FileID != b.FileID)
+	set(KeyFileID, FieldFileID, ids && !r.ignoreIno && a.FileID != b.FileID)
 	if !dir {
 		set(KeySize, FieldSize, a.Size != b.Size)
 		set(KeyModTime, FieldModTime, a.ModTime != b.ModTime)
@@ -51,7 +52,8 @@ func (r *rules) classify(old, cur *Entry, devs []Device, curHash func() string) 
 	if old.Type != cur.Type {
 		return TypeChanged, FieldType
 	}
-	f := r.differ(old, cur)
+	dev := findDevice(devs, old.Device)
+	f := r.differ(old, cur, dev.StableIDs)
 	switch {
 	case f&content != 0:
 		return Modified, f
@@ -65,7 +67,6 @@ func (r *rules) classify(old, cur *Entry, devs []Device, curHash func() string) 
 		}
 		return MetaChanged, f
 	}
-	dev := findDevice(devs, old.Device)
 	hides := r.mayHide(old, dev)
 	if !hides && (dev.ChangeTimes || !old.Type.IsRegular()) {
 		return 0, 0

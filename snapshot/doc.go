@@ -23,10 +23,12 @@
 //     CompareOptions.IgnoreChangeTime nor IgnoreFileID is set: each gives
 //     up the cases its doc names.
 //   - On file systems without change times (FAT, exFAT, and those not
-//     known here, FUSE included), a rewrite that keeps its size and
-//     modification time (or sets it back) shows in no stat; there only
-//     hashes see it: Take with [HashRacy] hashes every regular file on
-//     such a file system, and CompareOptions.Hash compares.
+//     known here, FUSE included), a rewrite or a replacement that keeps
+//     the size and modification time (or sets it back) shows in no stat,
+//     and inode numbers are not compared (FUSE hands out new ones when the
+//     kernel forgets an inode); there only hashes see it: Take with
+//     [HashRacy] hashes every regular file on such a file system, and
+//     CompareOptions.Hash compares.
 //
 // Only the root's own metadata is not compared: what it holds is.
 //

@@ -75,7 +75,7 @@ func (m *mover) pairs(a, b *Change) bool {
 	if old.Type != cur.Type {
 		return false
 	}
-	return old.Type.IsDir() || m.rules.differ(old, cur)&(FieldSize|FieldModTime|FieldTarget) == 0
+	return old.Type.IsDir() || m.rules.differ(old, cur, false)&(FieldSize|FieldModTime|FieldTarget) == 0
 }
 
 // join makes the waiting change at queue index i and c one move, in the
@@ -87,7 +87,7 @@ func (m *mover) join(i int, c *Change) {
 		rm, add = c, w
 	}
 	mv := &Change{Kind: Moved, Path: add.Path, OldPath: rm.Path, Old: rm.Old, New: add.New}
-	mv.Fields = m.rules.differ(&mv.Old, &mv.New) &^ FieldFileID
+	mv.Fields = m.rules.differ(&mv.Old, &mv.New, false)
 	if w.Kind == Added {
 		m.queue[i] = mv
 		return
