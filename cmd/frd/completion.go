@@ -35,6 +35,8 @@ func completionProgram() *complete.Program {
 			{Name: "clone", Desc: "make a copy of a tree by reflinks, hard links or copies", Flags: clone, Operands: complete.FileOperands},
 			{Name: "chmod", Desc: "seal a tree's files or open its directories", Flags: flagsOf(chmodFlags), Operands: complete.DirOperands},
 			{Name: "find", Desc: "print every path under directories", Flags: flagsOf(findFlags), Operands: complete.DirOperands},
+			{Name: "snap", Desc: "write a snapshot of a tree", Flags: flagsOf(snapFlags), Operands: complete.DirOperands},
+			{Name: "diff", Desc: "what changed in a tree since its snapshot", Flags: flagsOf(diffFlags), Operands: complete.FileOperands},
 		},
 	}
 }

@@ -4,17 +4,21 @@
 //	frd clone [--method auto|reflink|hardlink|copy] [--specials skip|copy|fail] [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] SRC DST
 //	frd chmod --files-readonly|--dirs-writable DIR
 //	frd find [-0] [-c] [-j N] DIR...
+//	frd snap [--hash|--hash-all] [-x] [--exclude PATTERN]... DIR -o FILE
+//	frd diff [-0|--json] [--ignore-ctime] [--ignore-inode] [--hash] [--exclude PATTERN]... FILE [DIR|FILE2]
 //
 // ls lists each directory with every entry's type, size, modification time
 // and file id, sorted by name, from one listing. clone materializes SRC at
 // DST by reflinks, hard links or copies, and chmod seals a tree's files or
-// opens its directories, never following a symbolic link.
+// opens its directories, never following a symbolic link. snap records a
+// tree, and diff says what changed in it since.
 package main
 
 import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -29,6 +33,9 @@ const usage = `usage: frd ls [--json] [--names] DIR...
                  [--no-owner] [--no-times] [--no-xattrs] [--no-acls] [--no-hard-links] [-j N] SRC DST
        frd chmod --files-readonly|--dirs-writable [-j N] DIR
        frd find [-0] [-c] [-j N] DIR...
+       frd snap [--hash|--hash-all] [-x] [--exclude PATTERN]... DIR -o FILE
+       frd diff [-0|--json] [--ignore-ctime] [--ignore-inode] [--hash]
+                [--exclude PATTERN]... FILE [DIR|FILE2]
        frd --help | --version
 
 ls lists each DIR (default .) with the type, size, modification time and file
@@ -66,6 +73,37 @@ one a line, as find does, in the order the parallel walk meets them; it
 stats no file. -0 ends each path with a NUL instead (a name may hold a
 newline); -c prints only how many paths there are; -j sets
 the walking goroutines (default: the CPUs).
+
+snap writes a snapshot of DIR to FILE (through a temporary file beside it,
+renamed into place): every entry's path, type, permissions, owner, size,
+modification and change times, inode, link count and link target, and when
+the snapshot began. --hash also stores the SHA-256 of each file changed too
+recently for its times to tell a later change (racy), --hash-all of every
+file; -x stays on DIR's file system; --exclude leaves out what matches
+PATTERN (path.Match syntax: against the name, or with a "/" against the
+path from DIR, a leading "/" anchoring it there), now and in every diff.
+Exit status 0; 1 when some entries could not be read (the snapshot is
+written, and a diff reports them); 2 on trouble.
+
+diff compares FILE with DIR (default: the directory FILE was taken of) or
+with a later snapshot FILE2, printing one change a line in path order, as
+git status --porcelain does: A added, D removed, M modified contents (size,
+mtime, link target, another inode), m metadata only (permissions, owner,
+links, ctime), T type changed, R moved (the same inode, "R old -> new"), ?
+possibly changed (changed in the same clock tick as the snapshot, or not
+read by it), ! unreadable now. Names with control characters, quotes,
+backslashes or bytes above 0x7f are quoted as git quotes them.
+
+  -0              NUL after each name, raw; a move is "R new" NUL "old" NUL
+  --json          one JSON object per line
+  --ignore-ctime  no change of ctime alone
+  --ignore-inode  no inode compared: no moves, no replaced files by inode
+  --hash          read racy files (and ctime-only changes) and compare them
+                  with the hashes snap --hash stored
+  --exclude P     also leave out what matches P
+
+Exit status 0 when nothing changed, 1 when something did, 2 on trouble
+(an entry unreadable now included).
 `
 
 func main() {
@@ -83,6 +121,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runChmod(args[1:], stdout, stderr)
 		case "find":
 			return runFind(args[1:], stdout, stderr)
+		case "snap":
+			return runSnap(args[1:], stdout, stderr)
+		case "diff":
+			return runDiff(args[1:], stdout, stderr)
 		case "--help":
 			fmt.Fprint(stdout, usage)
 			return 0
@@ -200,7 +242,7 @@ func exactBytes(s string) []byte {
 
 func toJSON(e frd.Entry) jsonEntry {
 	j := jsonEntry{
-		Name: e.Name, NameBytes: exactBytes(e.Name), Type: typeName(e), Size: e.Size, FileID: e.FileID,
+		Name: e.Name, NameBytes: exactBytes(e.Name), Type: typeName(e.Type), Size: e.Size, FileID: e.FileID,
 		Allocated: e.Allocated, Links: e.Links, Device: e.Device,
 	}
 	if e.ModTimeNanos != 0 {
@@ -214,8 +256,7 @@ func toJSON(e frd.Entry) jsonEntry {
 	return j
 }
 
-func typeName(e frd.Entry) string {
-	t := e.Type
+func typeName(t fs.FileMode) string {
 	switch {
 	case t.IsRegular():
 		return "file"

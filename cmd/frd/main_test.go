@@ -74,7 +74,7 @@ func TestLsJSON(t *testing.T) {
 		}
 		for i, e := range got.Entries {
 			w := want[i]
-			if e.Name != w.Name || e.Type != typeName(w) || e.Size != w.Size || e.FileID != w.FileID || e.Links != w.Links {
+			if e.Name != w.Name || e.Type != typeName(w.Type) || e.Size != w.Size || e.FileID != w.FileID || e.Links != w.Links {
 				t.Errorf("entry %d: %+v, want %+v", i, e, w)
 			}
 			if w.Type.IsRegular() && (e.ModTime == nil || e.ModTime.UnixNano() != w.ModTimeNanos) {

@@ -167,7 +167,11 @@ func LoopMount(t testing.TB, fstype string, mkfsArgs ...string) string {
 	if err := os.Truncate(img, size); err != nil {
 		t.Fatal(err)
 	}
-	args := append(append([]string{"-q"}, mkfsArgs...), img)
+	quiet := []string{"-q"}
+	if fstype == "vfat" || fstype == "exfat" {
+		quiet = nil // their mkfs has no -q
+	}
+	args := append(append(quiet, mkfsArgs...), img)
 	if out, err := exec.Command(mkfs, args...).CombinedOutput(); err != nil {
 		t.Skipf("skipping: mkfs.%s failed: %v: %s", fstype, err, out)
 	}

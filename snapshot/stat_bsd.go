@@ -1,0 +1,14 @@
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package snapshot
+
+import "github.com/pbednarcik/flexreaddir/internal/dirfd"
+
+// lstatAt is one fstatat of name in d, without following a link.
+func lstatAt(d dirFile, name string) (Entry, error) {
+	st, err := dirfd.Fstatat(d.fd, name, false, joinPath(d.path, name))
+	if err != nil {
+		return Entry{}, err
+	}
+	return fromStat(&st), nil
+}
