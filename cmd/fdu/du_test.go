@@ -181,7 +181,7 @@ func cleanEnv() []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "DU_BLOCK_SIZE", "BLOCK_SIZE", "BLOCKSIZE", "POSIXLY_CORRECT", "TIME_STYLE", "LC_ALL", "LANG":
+		case "DU_BLOCK_SIZE", "BLOCK_SIZE", "BLOCKSIZE", "POSIXLY_CORRECT", "TIME_STYLE", "LC_ALL", "LANG", "LOCPATH", "LANGUAGE":
 			continue
 		}
 		env = append(env, kv)
@@ -375,6 +375,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(run(strings.Split(args, "\x1f"), os.Stdin, os.Stdout, os.Stderr))
 	}
+	// fdu runs in the C locale, as du does (cleanEnv), unless a test
+	// says otherwise: not in the locale of the shell that ran the tests.
+	os.Setenv("LC_ALL", "C")
 	code := m.Run()
 	if treeBase != "" {
 		os.RemoveAll(treeBase)

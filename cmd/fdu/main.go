@@ -44,6 +44,7 @@ func main() {
 // parse the command line, scan each argument, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	message.SetCharset(localeCharset) // read when a message first needs it
 	c := &command{stdin: stdin, stderr: stderr, out: bufio.NewWriterSize(stdout, 64<<10), stdout: stdout}
 	cfg, files, code, ok := c.parse(args)
 	if ok {
