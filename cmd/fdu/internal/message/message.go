@@ -108,9 +108,28 @@ func InvalidArgument(arg, what string) string {
 	return "invalid argument " + QuoteArg(arg) + " for " + QuoteArg(what)
 }
 
-// ValidTimeWords follows InvalidArgument for --time, as lines of their
-// own.
-const ValidTimeWords = "Valid arguments are:\n  - 'atime', 'access', 'use'\n  - 'ctime', 'status'\n"
+// AmbiguousArgument is du's message for an argument that begins words of
+// different meanings (argmatch's).
+func AmbiguousArgument(arg, what string) string {
+	return "ambiguous argument " + QuoteArg(arg) + " for " + QuoteArg(what)
+}
+
+// ValidArguments follows InvalidArgument and AmbiguousArgument: the
+// words an option takes, on lines of their own, synonyms (the same
+// value in vals, side by side) on one line (gnulib's argmatch_valid).
+func ValidArguments(words, vals []string) string {
+	var b strings.Builder
+	b.WriteString("Valid arguments are:")
+	for i, w := range words {
+		if i == 0 || vals[i] != vals[i-1] {
+			b.WriteString("\n  - " + QuoteArg(w))
+		} else {
+			b.WriteString(", " + QuoteArg(w))
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
 
 // InvalidMaxDepth is du's message for a --max-depth that is not a number.
 func InvalidMaxDepth(arg string) string { return "invalid maximum depth " + QuoteArg(arg) }
