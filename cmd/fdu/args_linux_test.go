@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,6 +33,24 @@ func TestTimeWordsAsDu(t *testing.T) {
 	for _, c := range cases {
 		t.Run(strings.Join(append(append([]string{}, c.env...), c.args...), " "), func(t *testing.T) {
 			compare(t, runDu(t, du, dir, c.env, c.args), runFdu(t, dir, c.env, c.args))
+		})
+	}
+}
+
+// TestTrailingSlashesAsDu: fts_open trims a run of trailing slashes to
+// one, in what du prints and in its messages.
+func TestTrailingSlashesAsDu(t *testing.T) {
+	du := gnuDu(t)
+	dir := smallTree(t)
+	if err := os.WriteFile(filepath.Join(dir, "t", "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"d/", "d//", "d/sub/"}, {"d///"}, {"-a", "t//"}, {"-a", "t///"}, {"t//a//"}, {"-s", "t//", "t"},
+		{"t//./"}, {"-a", "t/f//"}, {"-L", "t//"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			compare(t, runDu(t, du, dir, nil, args), runFdu(t, dir, nil, args))
 		})
 	}
 }

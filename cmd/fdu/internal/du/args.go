@@ -35,10 +35,23 @@ func (s *Scanner) StatArgs(files []string, files0 string, errOut func(string)) [
 		case f == "":
 			errOut(message.EmptyFileName(files0, i+1))
 		default:
-			args = append(args, s.arg(f))
+			args = append(args, s.arg(trimSlashes(f)))
 		}
 	}
 	return args
+}
+
+// trimSlashes trims a run of trailing slashes to one, as fts_open does
+// with each name du gives it ("d//" is "d/", "///" is "/"), but leaves
+// "//" alone.
+func trimSlashes(path string) string {
+	n := len(path)
+	if n > 2 && path[n-1] == '/' {
+		for n > 1 && path[n-2] == '/' {
+			n--
+		}
+	}
+	return path[:n]
 }
 
 // arg stats the command-line file path, following a symbolic link
