@@ -358,6 +358,20 @@ func TestSameAsDu(t *testing.T) {
 	}
 }
 
+// TestExcludedUnstatableAsDu: under -L, dangling and looping links that
+// --exclude leaves out are not reported, as du matches before it stats.
+func TestExcludedUnstatableAsDu(t *testing.T) {
+	du := gnuDu(t)
+	base := duTree(t)
+	for _, args := range [][]string{
+		{"-L", "--exclude=dang*", "t/sym"}, {"-Ls", "--exclude=self", "t/sym"}, {"-La", "--exclude=*l[fo]*", "t/sym"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			compare(t, runDu(t, du, base, nil, args), runFdu(t, base, nil, args))
+		})
+	}
+}
+
 // helperEnv makes the test binary run fdu itself, for the cases that must
 // run as an unprivileged user.
 const helperEnv = "FDU_TEST_HELPER_ARGS"
