@@ -204,6 +204,7 @@ func (c *command) sizes(cfg *config, v *flagValues) (int, bool) {
 
 // excludes reads --exclude and --exclude-from.
 func (c *command) excludes(cfg *config, v *flagValues) (int, bool) {
+	cfg.du.Exclude.UTF8 = func() bool { return c.charset().UTF8 }
 	for _, p := range *v.excludes {
 		cfg.du.Exclude.Add(p)
 	}

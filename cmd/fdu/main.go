@@ -44,8 +44,10 @@ func main() {
 // parse the command line, scan each argument, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	message.SetCharset(localeCharset) // read when a message first needs it
-	c := &command{stdin: stdin, stderr: stderr, out: bufio.NewWriterSize(stdout, 64<<10), stdout: stdout}
+	// The locale is read when a message or a pattern first needs it.
+	charset := sync.OnceValue(localeCharset)
+	message.SetCharset(charset)
+	c := &command{stdin: stdin, stderr: stderr, out: bufio.NewWriterSize(stdout, 64<<10), stdout: stdout, charset: charset}
 	cfg, files, code, ok := c.parse(args)
 	if ok {
 		code = c.execute(cfg, files)
@@ -58,6 +60,7 @@ type command struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	out            *bufio.Writer // stdout, buffered
+	charset        func() message.Charset
 
 	mu       sync.Mutex // guards status and the interleaving of the streams
 	status   int
