@@ -121,7 +121,7 @@ func (c *command) execute(cfg *config, files []string) int {
 		counter = c.progress
 	}
 	s := du.NewScanner(&cfg.du, counter)
-	args := s.StatArgs(files, cfg.files0, c.errOut)
+	args := s.StatArgs(files, cfg.files0)
 	ctx := context.Background()
 	msgs := report.Messages{Error: c.errOut, Note: c.note}
 	if cfg.report.View == "" {
