@@ -240,3 +240,26 @@ func runHelperEnv(t *testing.T, dir string, env, args []string) result {
 	out := testfs.RunAsNobodyResult(t, dir, env...)
 	return result{out.Stdout, out.Stderr, out.Code}
 }
+
+// TestSingleByteLocaleAsDu: in ISO-8859-1, generated with localedef into
+// a directory LOCPATH names, every byte is a character, printable from
+// 0xA0 as the locale's class table says; quote() keeps ASCII quotes.
+func TestSingleByteLocaleAsDu(t *testing.T) {
+	du := gnuDu(t)
+	locpath := t.TempDir()
+	if out, err := exec.Command("localedef", "-i", "en_US", "-f", "ISO-8859-1", filepath.Join(locpath, "en_US.iso88591")).CombinedOutput(); err != nil {
+		t.Skipf("skipping: localedef cannot make en_US.ISO-8859-1 (Debian's locales package has its sources): %v: %s", err, out)
+	}
+	dir := t.TempDir()
+	var names []string
+	for b := 0x80; b < 0x100; b += 4 {
+		names = append(names, string([]byte{'n', byte(b), byte(b + 1), byte(b + 2), byte(b + 3)}))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "list0"), []byte(strings.Join(names, "\x00")+"\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"LC_ALL=en_US.ISO-8859-1", "LOCPATH=" + locpath}
+	for _, args := range [][]string{{"--files0-from=list0"}, {"-d", "\xe9t\xe9"}, {"-X", "\xe9t\xe9:\x85"}, {"--time=\xe9"}} {
+		compare(t, runDu(t, du, dir, env, args), runFdu(t, dir, env, args))
+	}
+}
