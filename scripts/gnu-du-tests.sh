@@ -14,13 +14,18 @@
 # expensive tests run too (RUN_EXPENSIVE_TESTS, RUN_VERY_EXPENSIVE_TESTS),
 # and move-dir-while-traversing.sh gets python3-pyinotify. Needs root
 # (the mounts, and nobody for the non-root tests). Each test runs as root; a test
-# that skips because it must run as non-root runs again as nobody. One
-# line per test and target, then a closing line per target; the exit
-# status is 1 when fdu fails a test the control passes, unless the test is
-# listed in ACCEPTED below (and in the README, with the reason).
+# that skips because it must run as non-root runs again as nobody. Every
+# test runs in each locale of $GNU_DU_LOCALES (default: C, as coreutils
+# runs them, then C.UTF-8 and en_US.UTF-8, generated with locale-gen if
+# missing; a locale that cannot be had is skipped with a line saying so).
+# One line per test, target and locale, then a closing line per target
+# and locale; the exit status is 1 when fdu fails a test the control
+# passes in the same locale, unless the test is listed in ACCEPTED below
+# (and in the README, with the reason).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+. scripts/locales.sh
 work=${GNU_TESTS_DIR:-/tmp/frd-gnu}
 version=9.1
 src=$work/coreutils-$version
@@ -34,6 +39,11 @@ bigsrc=$work/fs/coreutils-$version # on btrfs, for bigtime.sh
 # starts in 15 MB, and that run must pass.
 ACCEPTED=(tests/rm/many-dir-entries-vs-OOM.sh)
 small=tests/rm/many-dir-entries-vs-OOM.sh
+
+read -ra locales <<<"${GNU_DU_LOCALES:-C C.UTF-8 en_US.UTF-8}"
+# Tests run in C only: no locale changes what they test (the search for
+# du's memory limit), and they take half a run's time.
+C_ONLY=(tests/rm/many-dir-entries-vs-OOM.sh)
 
 tests=(
 	tests/du/{2g,8gb,basic,bigtime,bind-mount-dir-cycle-v2,bind-mount-dir-cycle,deref-args,deref}.sh
@@ -103,7 +113,7 @@ run() {
 	local tmp=$work/tmp-$user
 	mkdir -p "$tmp" && chmod 1777 "$tmp"
 	local env=(env -i PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" HOME=/tmp TMPDIR="$tmp"
-		LC_ALL=C srcdir=. top_srcdir=. abs_top_srcdir="$src" abs_top_builddir="$src" abs_srcdir="$src"
+		LC_ALL="$locale" srcdir=. top_srcdir=. abs_top_srcdir="$src" abs_top_builddir="$src" abs_srcdir="$src"
 		built_programs="$progs" VERSION="$(version_of "$target")" PACKAGE_VERSION=$version fail=0 host_os=linux-gnu
 		host_triplet=x86_64-pc-linux-gnu CONFIG_HEADER="$src/lib/config.h" CU_TEST_NAME="${t//\//-}"
 		CC=cc AWK=awk EGREP="grep -E" EXEEXT= MAKE=make PERL=perl SHELL=/bin/sh VERBOSE=yes
@@ -129,47 +139,57 @@ chmod 1777 "$src" "$bigsrc" # the tests make their directories where they start,
 
 declare -A control_passed
 status=0
-for name in control fdu; do
-	target=/usr/bin/du
-	[ $name = fdu ] && target=$work/bin/fdu
-	pass=0 failn=0 skip=0
-	mkdir -p "$work/logs/$name"
-	for t in "${tests[@]}"; do
-		log=$work/logs/$name/${t//\//-}.log
-		run "$target" "$t"
-		rc=$?
-		as=root
-		if [ $rc = 77 ] && grep -q 'must be run as non-root' "$log"; then
-			run "$target" "$t" nobody
-			rc=$? as=nobody
-		fi
-		case $rc in
-		0) verdict=PASS pass=$((pass + 1)) ;;
-		77) verdict=SKIP skip=$((skip + 1)) ;;
-		*) verdict=FAIL failn=$((failn + 1)) ;;
-		esac
-		[ $name = control ] && [ $verdict = PASS ] && control_passed[$t]=1
-		note=
-		if [ $name = fdu ] && [ $verdict != PASS ] && [ -n "${control_passed[$t]:-}" ]; then
-			if [[ " ${ACCEPTED[*]} " == *" $t "* ]]; then
-				note=" (accepted: see the README)"
-			else
-				note=" (the control passes)" status=1
+for locale in "${locales[@]}"; do
+	if ! have_locale "$locale"; then
+		echo "$locale: skipped: the locale is not installed and locale-gen cannot generate it"
+		continue
+	fi
+	for name in control fdu; do
+		target=/usr/bin/du
+		[ $name = fdu ] && target=$work/bin/fdu
+		pass=0 failn=0 skip=0
+		mkdir -p "$work/logs/$locale/$name"
+		for t in "${tests[@]}"; do
+			if [ "$locale" != C ] && [[ " ${C_ONLY[*]} " == *" $t "* ]]; then
+				continue
 			fi
-		fi
-		printf '%-8s %-4s %-44s as %s%s\n' "$name" "$verdict" "$t" "$as" "$note"
+			log=$work/logs/$locale/$name/${t//\//-}.log
+			run "$target" "$t"
+			rc=$?
+			as=root
+			if [ $rc = 77 ] && grep -q 'must be run as non-root' "$log"; then
+				run "$target" "$t" nobody
+				rc=$? as=nobody
+			fi
+			case $rc in
+			0) verdict=PASS pass=$((pass + 1)) ;;
+			77) verdict=SKIP skip=$((skip + 1)) ;;
+			*) verdict=FAIL failn=$((failn + 1)) ;;
+			esac
+			[ $name = control ] && [ $verdict = PASS ] && control_passed["$locale $t"]=1
+			note=
+			if [ $name = fdu ] && [ $verdict != PASS ] && [ -n "${control_passed["$locale $t"]:-}" ]; then
+				if [[ " ${ACCEPTED[*]} " == *" $t "* ]]; then
+					note=" (accepted: see the README)"
+				else
+					note=" (the control passes)" status=1
+				fi
+			fi
+			printf '%-8s %-11s %-4s %-44s as %s%s\n' "$name" "$locale" "$verdict" "$t" "$as" "$note"
+		done
+		echo "$name in $locale: $pass passed, $failn failed, $skip skipped"
 	done
-	echo "$name: $pass passed, $failn failed, $skip skipped"
 done
 if [[ " ${tests[*]} " == *" $small "* ]]; then
 	mkdir -p "$work/logs/fdu-386"
 	log=$work/logs/fdu-386/${small//\//-}.log
+	locale=C
 	run "$work/bin/fdu-386" "$small"
 	rc=$?
 	verdict=FAIL
 	case $rc in 0) verdict=PASS ;; 77) verdict=SKIP ;; esac
 	[ $verdict = PASS ] || status=1
-	printf '%-8s %-4s %-44s as %s\n' fdu-386 "$verdict" "$small" root
+	printf '%-8s %-11s %-4s %-44s as %s\n' fdu-386 C "$verdict" "$small" root
 fi
 echo "logs: $work/logs"
 exit $status

@@ -117,7 +117,7 @@ func newFlags(cfg *config) *flagValues {
 	fl.BoolVarP(&cfg.report.Null, "null", "0", false, "")
 	v.files0 = fl.String("files0-from", "", "")
 	v.timeWord = fl.String("time", "", "")
-	fl.Lookup("time").NoOptDefVal = "mtime"
+	fl.Lookup("time").NoOptDefVal = units.BareTime
 	v.timeStyle = fl.String("time-style", "", "")
 	fl.IntVarP(&cfg.du.Jobs, "threads", "j", runtime.GOMAXPROCS(0), "")
 	v.tree = fl.Bool("tree", false, "")
@@ -207,6 +207,7 @@ func (c *command) sizes(cfg *config, v *flagValues) (int, bool) {
 
 // excludes reads --exclude and --exclude-from.
 func (c *command) excludes(cfg *config, v *flagValues) (int, bool) {
+	cfg.du.Exclude.UTF8 = func() bool { return c.charset().UTF8 }
 	for _, p := range *v.excludes {
 		cfg.du.Exclude.Add(p)
 	}
@@ -250,21 +251,28 @@ func (c *command) times(cfg *config, v *flagValues) (int, bool) {
 	if !v.fl.Changed("time") {
 		return 0, true
 	}
-	tt, ok := units.TimeType(*v.timeWord)
-	if !ok {
-		c.warn("%s", message.InvalidArgument(*v.timeWord, "--time"))
-		fmt.Fprint(c.stderr, message.ValidTimeWords)
-		return c.tryHelp(), false
+	tt, err := units.TimeType(*v.timeWord)
+	if err != nil {
+		return c.argError(err), false
 	}
 	cfg.du.TimeType, cfg.du.ShowTime = tt, true
-	f, err := units.TimeFormat(*v.timeStyle)
+	f, err := units.TimeFormat(*v.timeStyle, v.fl.Changed("time-style"))
 	if err != nil {
-		c.warn("%v", err)
-		return c.tryHelp(), false
+		return c.argError(err), false
 	}
 	cfg.report.TimeFormat = f
 	cfg.report.Loc = units.LocalZone()
 	return 0, true
+}
+
+// argError reports an argument none of an option's words match, with
+// the words, as du's argmatch does.
+func (c *command) argError(err error) int {
+	c.warn("%v", err)
+	if e, ok := err.(*units.ArgError); ok {
+		fmt.Fprint(c.stderr, e.Valid)
+	}
+	return c.tryHelp()
 }
 
 // pickView picks fdu's own view (--tree, --json, --largest), if one is

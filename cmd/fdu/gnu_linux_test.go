@@ -119,7 +119,8 @@ func TestViewsWithProgress(t *testing.T) {
 }
 
 // TestFiles0FromEdges: a directory as the list, '-' among names read from
-// standard input, a lone NUL and empty names, as du words them.
+// standard input, a lone NUL and empty names, as du words them, each
+// reported where du reaches it among the other names' errors.
 func TestFiles0FromEdges(t *testing.T) {
 	du := gnuDu(t)
 	dir := t.TempDir()
@@ -130,7 +131,7 @@ func TestFiles0FromEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare(t, runDu(t, du, dir, nil, []string{"--files0-from=dir"}), runFdu(t, dir, nil, []string{"--files0-from=dir"}))
-	for _, list := range []string{"a\x00-\x00", "\x00", "a\x00\x00a", "", "a", "a\x00a\x00"} {
+	for _, list := range []string{"a\x00-\x00", "\x00", "a\x00\x00a", "", "a", "a\x00a\x00", "nope\x00-\x00\x00nope2\x00"} {
 		t.Run(fmt.Sprintf("%q", list), func(t *testing.T) {
 			compare(t, runDuStdin(t, du, dir, list, "--files0-from=-"), runFduStdin(t, dir, list, "--files0-from=-"))
 		})

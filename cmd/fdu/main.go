@@ -42,7 +42,10 @@ func main() {
 // parse the command line, scan each argument, report. It returns the exit
 // status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := &command{stdin: stdin, stderr: stderr, out: bufio.NewWriterSize(stdout, 64<<10), stdout: stdout}
+	// The locale is read when a message or a pattern first needs it.
+	charset := sync.OnceValue(localeCharset)
+	message.SetCharset(charset)
+	c := &command{stdin: stdin, stderr: stderr, out: bufio.NewWriterSize(stdout, 64<<10), stdout: stdout, charset: charset}
 	if shell, ok := completionShell(args); ok {
 		return c.finish(c.completion(shell))
 	}
@@ -58,6 +61,7 @@ type command struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	out            *bufio.Writer // stdout, buffered
+	charset        func() message.Charset
 
 	mu       sync.Mutex // guards status and the interleaving of the streams
 	status   int
@@ -118,7 +122,7 @@ func (c *command) execute(cfg *config, files []string) int {
 		counter = c.progress
 	}
 	s := du.NewScanner(&cfg.du, counter)
-	args := s.StatArgs(files, cfg.files0, c.errOut)
+	args := s.StatArgs(files, cfg.files0)
 	ctx := context.Background()
 	msgs := report.Messages{Error: c.errOut, Note: c.note}
 	if cfg.report.View == "" {

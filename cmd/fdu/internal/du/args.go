@@ -7,11 +7,13 @@ import (
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 )
 
-// Arg is one command-line file and what a stat of it said.
+// Arg is one command-line file and what a stat of it said, or why du
+// refuses it without a stat (Refused, its message).
 type Arg struct {
-	Path string
-	Stat Stat
-	Err  error
+	Path    string
+	Stat    Stat
+	Err     error
+	Refused string
 }
 
 // Stat is what du reads of a file it stats by path: a command-line
@@ -24,21 +26,35 @@ type Stat struct {
 }
 
 // StatArgs stats the files named on the command line (or in files0, the
-// --files0-from file), reporting through errOut the names du refuses: an
-// empty one, and "-" read from stdin.
-func (s *Scanner) StatArgs(files []string, files0 string, errOut func(string)) []Arg {
+// --files0-from file). The names du refuses, an empty one and "-" read
+// from stdin, keep their place among the others: du says so when it
+// reaches them.
+func (s *Scanner) StatArgs(files []string, files0 string) []Arg {
 	var args []Arg
 	for i, f := range files {
 		switch {
 		case f == "-" && files0 == "-":
-			errOut(message.DashFromStdin)
+			args = append(args, Arg{Path: f, Refused: message.DashFromStdin})
 		case f == "":
-			errOut(message.EmptyFileName(files0, i+1))
+			args = append(args, Arg{Refused: message.EmptyFileName(files0, i+1)})
 		default:
-			args = append(args, s.arg(f))
+			args = append(args, s.arg(trimSlashes(f)))
 		}
 	}
 	return args
+}
+
+// trimSlashes trims a run of trailing slashes to one, as fts_open does
+// with each name du gives it ("d//" is "d/", "///" is "/"), but leaves
+// "//" alone.
+func trimSlashes(path string) string {
+	n := len(path)
+	if n > 2 && path[n-1] == '/' {
+		for n > 1 && path[n-2] == '/' {
+			n--
+		}
+	}
+	return path[:n]
 }
 
 // arg stats the command-line file path, following a symbolic link
@@ -49,7 +65,7 @@ func (s *Scanner) arg(path string) Arg {
 	if err == nil && !st.IsDir {
 		s.argIDs[[2]uint64{st.Dev, st.Ino}] = true
 	}
-	return Arg{path, st, err}
+	return Arg{Path: path, Stat: st, Err: err}
 }
 
 // ArgError is du's message for a command-line argument that could not be

@@ -15,6 +15,7 @@ func (t *treeScan) onError(e *walk.Error) error {
 	d := e.Dir
 	switch {
 	case d == nil: // nowhere to place it (the walk names a directory for every error)
+	case t.s.excludedError(e):
 	case errors.Is(e.Err, walk.ErrMoved):
 		t.nodeOf(d).moved = true // the report stops there, as du does
 	case errors.Is(e.Err, walk.ErrLoop) && t.s.cfg.Deref == DerefAll && t.s.cfg.DirsOnce():
@@ -72,6 +73,14 @@ func unstatable(e *walk.Error) bool {
 func canStat(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
+}
+
+// excludedError reports whether e is about an entry below a root that
+// --exclude leaves out: du says nothing of it, as it matches the name
+// before it stats the file (process_file).
+func (s *Scanner) excludedError(e *walk.Error) bool {
+	return s.cfg.Exclude.HasPatterns() && e.Dir != nil && (e.Path != e.Dir.Path || e.Dir.Parent != nil) &&
+		s.cfg.Exclude.Excluded(e.Path)
 }
 
 // accessError is du's message for an entry that could not be stat'ed.

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
+	"unicode/utf8"
 )
 
 // Excluder holds --exclude and --exclude-from patterns, matched as GNU du
@@ -12,6 +14,9 @@ import (
 // the whole path and against each part of it that follows a /.
 type Excluder struct {
 	patterns []string
+	// UTF8 reports whether du's locale is UTF-8, where glibc's fnmatch
+	// matches characters, not only bytes; nil for bytes only.
+	UTF8 func() bool
 }
 
 // Add adds the pattern p.
@@ -45,11 +50,11 @@ func (x *Excluder) AddFile(name string, stdin io.Reader) error {
 // Excluded reports whether a pattern matches path.
 func (x *Excluder) Excluded(path string) bool {
 	for _, p := range x.patterns {
-		if fnmatch(p, path) {
+		if x.match(p, path) {
 			return true
 		}
 		for i := 0; i < len(path); i++ {
-			if path[i] == '/' && i+1 < len(path) && path[i+1] != '/' && fnmatch(p, path[i+1:]) {
+			if path[i] == '/' && i+1 < len(path) && path[i+1] != '/' && x.match(p, path[i+1:]) {
 				return true
 			}
 		}
@@ -57,99 +62,25 @@ func (x *Excluder) Excluded(path string) bool {
 	return false
 }
 
-// fnmatch reports whether name matches the shell pattern p with no flags:
-// * and ? match any byte, / included; [...] and [!...] classes with ranges;
-// a backslash quotes the next byte.
-func fnmatch(p, name string) bool {
-	px, nx := 0, 0
-	starP, starN := -1, -1
-	for nx < len(name) || px < len(p) {
-		if px < len(p) {
-			switch c := p[px]; c {
-			case '*':
-				starP, starN = px, nx
-				px++
-				continue
-			case '?':
-				if nx < len(name) {
-					px++
-					nx++
-					continue
-				}
-			case '[':
-				if nx < len(name) {
-					if ok, next, valid := matchClass(p, px, name[nx]); valid {
-						if ok {
-							px, nx = next, nx+1
-							continue
-						}
-					} else if name[nx] == '[' { // an unclosed [ matches itself
-						px++
-						nx++
-						continue
-					}
-				}
-			case '\\':
-				if px+1 < len(p) {
-					if nx < len(name) && name[nx] == p[px+1] {
-						px += 2
-						nx++
-						continue
-					}
-					break
-				}
-				fallthrough
-			default:
-				if nx < len(name) && name[nx] == c {
-					px++
-					nx++
-					continue
-				}
-			}
-		}
-		if starP >= 0 && starN < len(name) {
-			starN++
-			px, nx = starP+1, starN
-			continue
-		}
-		return false
+// match is glibc's fnmatch: in a multibyte locale it matches characters,
+// then bytes if that fails or either string is not valid in the charset
+// (posix/fnmatch.c). The two differ only where a ? or [ meets a
+// character of several bytes; glibc's decoder also takes five- and
+// six-byte forms, which are no characters here.
+func (x *Excluder) match(p, name string) bool {
+	if fnmatch(p, name) {
+		return true
 	}
-	return true
+	return x.UTF8 != nil && strings.ContainsAny(p, "?[") && !ascii(name) &&
+		utf8.ValidString(p) && utf8.ValidString(name) && x.UTF8() && fnmatchChars(p, name)
 }
 
-// matchClass matches c against the bracket expression at p[i]. valid is
-// false when the expression is not closed.
-func matchClass(p string, i int, c byte) (ok bool, next int, valid bool) {
-	j := i + 1
-	negate := false
-	if j < len(p) && (p[j] == '!' || p[j] == '^') {
-		negate = true
-		j++
-	}
-	first := true
-	for j < len(p) {
-		if p[j] == ']' && !first {
-			return ok != negate, j + 1, true
-		}
-		first = false
-		lo := p[j]
-		if lo == '\\' && j+1 < len(p) {
-			j++
-			lo = p[j]
-		}
-		j++
-		hi := lo
-		if j+1 < len(p) && p[j] == '-' && p[j+1] != ']' {
-			hi = p[j+1]
-			if hi == '\\' && j+2 < len(p) {
-				hi = p[j+2]
-				j++
-			}
-			j += 2
-		}
-		if lo <= c && c <= hi {
-			ok = true
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
 		}
 	}
-	return false, 0, false
+	return true
 }

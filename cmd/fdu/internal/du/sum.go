@@ -106,6 +106,7 @@ func (w *sumWalk) addError(path, msg string) {
 
 func (w *sumWalk) onError(e *walk.Error) error {
 	switch {
+	case w.s.excludedError(e):
 	case errors.Is(e.Err, walk.ErrLoop): // under -L, du leaves a cycle out without a word
 	case errors.Is(e.Err, walk.ErrMoved):
 		w.mu.Lock()

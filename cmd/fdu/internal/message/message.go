@@ -1,6 +1,7 @@
 // Package message holds GNU du's messages, word for word as du 9.1
-// prints them in the C locale, file names quoted as coreutils quotes
-// them (quote.go) and system errors in glibc's words (Strerror): every
+// prints them without a translation, file names and arguments quoted as
+// coreutils quotes them in the locale's character set (quote.go,
+// SetCharset) and system errors in glibc's words (Strerror): every
 // message fdu prints as du would is built here, and nowhere else, so that
 // one table is checked against du. Without the program's name, which the
 // command puts before each.
@@ -44,7 +45,7 @@ func Moved(path string) string {
 // TimeOutOfRange is du's warning for a time localtime cannot convert,
 // printed as its seconds.
 func TimeOutOfRange(secs string) string {
-	return "time " + Quote(secs) + " is out of range"
+	return "time " + QuoteArg(secs) + " is out of range"
 }
 
 // FileError is du's message for a file it cannot read, such as
@@ -88,7 +89,7 @@ func ReadError(name string, err error) string {
 
 // ExtraOperand is du's message for operands beside --files0-from, which
 // FilesWithFiles0 follows on a line of its own.
-func ExtraOperand(name string) string { return "extra operand " + Quote(name) }
+func ExtraOperand(name string) string { return "extra operand " + QuoteArg(name) }
 
 // FilesWithFiles0 follows ExtraOperand.
 const FilesWithFiles0 = "file operands cannot be combined with --files0-from"
@@ -104,28 +105,49 @@ func TryHelp(prog string) string {
 // one of its words; what is the option ("--time") or what it sets ("time
 // style").
 func InvalidArgument(arg, what string) string {
-	return "invalid argument " + Quote(arg) + " for " + Quote(what)
+	return "invalid argument " + QuoteArg(arg) + " for " + QuoteArg(what)
 }
 
-// ValidTimeWords follows InvalidArgument for --time, as lines of their
-// own.
-const ValidTimeWords = "Valid arguments are:\n  - 'atime', 'access', 'use'\n  - 'ctime', 'status'\n"
+// AmbiguousArgument is du's message for an argument that begins words of
+// different meanings (argmatch's).
+func AmbiguousArgument(arg, what string) string {
+	return "ambiguous argument " + QuoteArg(arg) + " for " + QuoteArg(what)
+}
+
+// ValidArguments follows InvalidArgument and AmbiguousArgument: the
+// words an option takes, on lines of their own, synonyms (the same
+// value in vals, side by side) on one line (gnulib's argmatch_valid).
+func ValidArguments(words, vals []string) string {
+	var b strings.Builder
+	b.WriteString("Valid arguments are:")
+	for i, w := range words {
+		if i == 0 || vals[i] != vals[i-1] {
+			b.WriteString("\n  - " + QuoteArg(w))
+		} else {
+			b.WriteString(", " + QuoteArg(w))
+		}
+	}
+	b.WriteString("\n")
+	return b.String()
+}
 
 // InvalidMaxDepth is du's message for a --max-depth that is not a number.
-func InvalidMaxDepth(arg string) string { return "invalid maximum depth " + Quote(arg) }
+func InvalidMaxDepth(arg string) string { return "invalid maximum depth " + QuoteArg(arg) }
 
 // InvalidSize, SizeSuffix and SizeTooLarge are du's messages (gnulib's
 // xstrtol_fatal's) for a size argument arg of the option opt ("-B",
-// "--threshold"...): not a size, a bad suffix, too large.
-func InvalidSize(opt, arg string) string { return "invalid " + opt + " argument " + Quote(arg) }
+// "--threshold"...): not a size, a bad suffix, too large. Their quotes
+// are part of the words and arg is not escaped: xstrtol quotes with
+// neither quote() nor quotearg.
+func InvalidSize(opt, arg string) string { return "invalid " + opt + " argument '" + arg + "'" }
 
 // SizeSuffix: see InvalidSize.
 func SizeSuffix(opt, arg string) string {
-	return "invalid suffix in " + opt + " argument " + Quote(arg)
+	return "invalid suffix in " + opt + " argument '" + arg + "'"
 }
 
 // SizeTooLarge: see InvalidSize.
-func SizeTooLarge(opt, arg string) string { return opt + " argument " + Quote(arg) + " too large" }
+func SizeTooLarge(opt, arg string) string { return opt + " argument '" + arg + "' too large" }
 
 // du's words for options that rule each other out.
 const (

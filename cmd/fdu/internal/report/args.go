@@ -16,14 +16,16 @@ type output interface {
 	dirArg(ctx context.Context, a du.Arg)
 }
 
-// eachArg hands each argument to o as du takes them: an excluded one is
-// left out, one that could not be stat'ed reported, and the others are
-// a file or a directory.
+// eachArg hands each argument to o as du takes them: one du refuses or
+// could not stat is reported, an excluded one left out, and the others
+// are a file or a directory.
 func eachArg(ctx context.Context, s *du.Scanner, args []du.Arg, errOut func(string), o output) {
 	for _, a := range args {
 		switch {
 		case o.done() || s.Stopped():
 			return
+		case a.Refused != "":
+			errOut(a.Refused)
 		case s.Config().Exclude.Excluded(a.Path):
 		case a.Err != nil:
 			errOut(s.ArgError(a))

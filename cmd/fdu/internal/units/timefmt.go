@@ -1,35 +1,35 @@
 package units
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 )
 
-// TimeType is the time --time=WORD shows: "mtime", "atime" or "ctime";
-// false for a word du does not take.
-func TimeType(word string) (string, bool) {
-	switch word {
-	case "mtime", "modification":
-		return "mtime", true
-	case "atime", "access", "use":
-		return "atime", true
-	case "ctime", "status":
-		return "ctime", true
+// TimeType is the time --time=WORD shows: "atime" or "ctime", from
+// du's words for them (time_args in du.c); word BareTime, --time without
+// a word, is "mtime".
+func TimeType(word string) (string, error) {
+	if word == BareTime {
+		return "mtime", nil
 	}
-	return "", false
+	return argmatch("--time", word, []string{"atime", "access", "use", "ctime", "status"},
+		[]string{"atime", "atime", "atime", "ctime", "ctime"})
 }
 
-// TimeFormat turns du's --time-style into a strftime-like format.
-func TimeFormat(style string) (string, error) {
-	if style == "" {
-		style = envOr("TIME_STYLE", "")
-		if style == "" || style == "locale" {
+// BareTime stands for --time given without a word: no argument can hold
+// a NUL.
+const BareTime = "\x00"
+
+// TimeFormat turns du's --time-style into a strftime-like format; given
+// is whether the option was, TIME_STYLE read when it was not.
+func TimeFormat(style string, given bool) (string, error) {
+	if !given {
+		var set bool
+		style, set = os.LookupEnv("TIME_STYLE")
+		if !set || style == "locale" {
 			style = "long-iso"
 		} else if strings.HasPrefix(style, "+") {
 			style, _, _ = strings.Cut(style, "\n")
@@ -42,15 +42,8 @@ func TimeFormat(style string) (string, error) {
 	if strings.HasPrefix(style, "+") {
 		return style[1:], nil
 	}
-	switch style {
-	case "full-iso":
-		return "%Y-%m-%d %H:%M:%S.%N %z", nil
-	case "long-iso":
-		return "%Y-%m-%d %H:%M", nil
-	case "iso":
-		return "%Y-%m-%d", nil
-	}
-	return "", errors.New(message.InvalidArgument(style, "time style"))
+	formats := []string{"%Y-%m-%d %H:%M:%S.%N %z", "%Y-%m-%d %H:%M", "%Y-%m-%d"}
+	return argmatch("time style", style, []string{"full-iso", "long-iso", "iso"}, formats)
 }
 
 // Strftime formats t with the conversions du users reach for.
@@ -122,11 +115,4 @@ func Strftime(format string, t time.Time) string {
 		}
 	}
 	return b.String()
-}
-
-func envOr(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
 }
