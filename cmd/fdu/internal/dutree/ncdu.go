@@ -32,7 +32,8 @@ func Write(w io.Writer, t *Tree, o WriteOptions) error {
 	e.raw(`,"timestamp":`)
 	e.int(o.Timestamp)
 	e.raw("},\n")
-	e.node(&t.Root, ^t.Root.devOr(0))
+	root := t.Root()
+	e.node(&root, ^root.Dir.Dev)
 	e.raw("]\n")
 	return e.w.Flush()
 }
@@ -48,13 +49,6 @@ func (e *encoder) uint(n uint64) {
 	e.w.Write(strconv.AppendUint(e.w.AvailableBuffer(), n, 10))
 }
 
-func (n *Node) devOr(parent uint64) uint64 {
-	if n.Dir != nil {
-		return n.Dir.Dev
-	}
-	return parent
-}
-
 // node writes n, a directory as an array of its info and its entries;
 // parentDev is its parent's device, written again only where it changes.
 func (e *encoder) node(n *Node, parentDev uint64) {
@@ -64,9 +58,11 @@ func (e *encoder) node(n *Node, parentDev uint64) {
 	}
 	e.raw("[")
 	e.info(n, parentDev)
-	for i := range n.Dir.Kids {
+	c := n.Dir.cursor()
+	var k Node
+	for c.next(&k) {
 		e.raw(",\n")
-		e.node(&n.Dir.Kids[i], n.Dir.Dev)
+		e.node(&k, n.Dir.Dev)
 	}
 	e.raw("]")
 }
