@@ -195,7 +195,7 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 	if t == nil {
 		var ok bool
 		if t, ok = scanWithProgress(s, dir, opts, color); !ok {
-			return 0 // the user stopped the scan
+			return 0 // the user stopped the scan before it read anything
 		}
 		if t == nil {
 			s.Fini()
@@ -227,8 +227,9 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 	return 0
 }
 
-// scanWithProgress scans dir while the screen shows how far it got; ok
-// is false when the user stopped it.
+// scanWithProgress scans dir while the screen shows how far it got. A
+// scan the user stops keeps what it read, the tree Incomplete; ok is false
+// when it had not listed dir yet.
 func scanWithProgress(s tcell.Screen, dir string, opts dutree.ScanOptions, color bool) (t *dutree.Tree, ok bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -238,11 +239,10 @@ func scanWithProgress(s tcell.Screen, dir string, opts dutree.ScanOptions, color
 		defer close(done)
 		t, _, _ = dutree.Scan(ctx, dir, opts)
 	}()
-	stopped := browse.ScanProgress(s, dir, opts.Progress, done, color)
-	if stopped {
+	if browse.ScanProgress(s, dir, opts.Progress, done, color, "then browse what it read") {
 		cancel()
 		<-done
-		return nil, false
+		return t, t != nil
 	}
 	return t, true
 }

@@ -342,7 +342,7 @@ func (b *browser) rescan() bool {
 		defer close(done)
 		errs, err = b.cfg.Rescan(ctx, b.scanPath(), b.dir(), p)
 	}()
-	if ScanProgress(b.s, b.path(""), p, done, b.cfg.Color) {
+	if ScanProgress(b.s, b.path(""), p, done, b.cfg.Color, "the tree stays as it was") {
 		cancel()
 		<-done
 		b.message = "Rescan stopped: nothing changed"

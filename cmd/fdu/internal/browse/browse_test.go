@@ -195,7 +195,7 @@ func TestProgressScreen(t *testing.T) {
 	p.Bytes.Store(3 << 20)
 	cur := "/some/dir/being/read"
 	p.Current.Store(&cur)
-	drawProgress(&browser{s: s, styles: newStyles(false)}, "/some", p, 1500*time.Millisecond)
+	drawProgress(&browser{s: s, styles: newStyles(false)}, "/some", p, 1500*time.Millisecond, "stop")
 	all := strings.Join(text(s), "\n")
 	for _, want := range []string{"Items:     12345", "Size:      3.0 MiB", "Current:   /some/dir/being/read", "Elapsed:   1.5 s", "Press q"} {
 		if !strings.Contains(all, want) {

@@ -377,7 +377,7 @@ func TestProgressEscaped(t *testing.T) {
 	p := &dutree.Progress{}
 	cur := "/d/" + evil + "\u202e"
 	p.Current.Store(&cur)
-	drawProgress(&browser{s: s, styles: newStyles(false)}, "/d\x1b[2J", p, 0)
+	drawProgress(&browser{s: s, styles: newStyles(false)}, "/d\x1b[2J", p, 0, "stop")
 	all := cells(t, s)
 	for _, want := range []string{`Scanning:  /d\x1b[2J`, `Current:   /d/` + evilShown + `\u202e`} {
 		if !strings.Contains(all, want) {

@@ -1,6 +1,7 @@
 package dutree
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -60,22 +61,24 @@ func Scan(ctx context.Context, root string, o ScanOptions) (*Tree, []Error, erro
 	if err != nil && (ctx.Err() == nil || !read) {
 		return nil, errs, err
 	}
-	t.Incomplete = err != nil
+	t.Incomplete = err != nil // until Recount finds nothing Unfinished
 	t.Recount()
 	return t, errs, nil
 }
 
 // Rescan scans the directory n again, at path, replacing what n held; the
 // caller runs Recount. The directory must still be the one scanned (the
-// same device and inode), or the tree is left as it was, as it is when
-// ctx stops the rescan.
+// same device and inode; one Unfinished has none), or the tree is left as
+// it was, as it is when ctx stops the rescan.
 func Rescan(ctx context.Context, path string, n *Node, o ScanOptions) ([]Error, error) {
 	fresh := &Dir{}
 	errs, _, err := scanInto(ctx, path, fresh, o)
 	if err != nil {
 		return errs, err
 	}
-	if fresh.own.ino != n.Dir.own.ino || fresh.Dev != n.Dir.Dev {
+	// One never listed was never identified: nothing to compare with.
+	unlisted := n.Dir.own.flags&Unfinished != 0 && n.Dir.own.ino == 0
+	if !unlisted && (fresh.own.ino != n.Dir.own.ino || fresh.Dev != n.Dir.Dev) {
 		return errs, &fs.PathError{Op: "rescan", Path: path, Err: errors.New("not the directory scanned before (moved or replaced)")}
 	}
 	*n.Dir = *fresh
@@ -177,7 +180,7 @@ func (s *scanner) dir(d *walk.Dir) error {
 				k.Flags |= wasDir
 			}
 		} else if e.Type.IsDir() {
-			k.Dir = &Dir{Scanned: s.started}
+			k.Dir = &Dir{Scanned: s.started, Dev: cmp.Or(e.Device, in.Device)} // its listing's, unless never listed
 			keep = append(keep, *e)
 			if sd.pending == nil {
 				sd.pending = map[string]*Dir{}

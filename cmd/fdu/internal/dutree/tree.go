@@ -138,15 +138,18 @@ func (n *Node) Newest() int64 {
 // Recount sets every directory's totals and the LinkSeen and ErrorBelow
 // marks, in one pass over the tree: a file with several links is counted
 // at the first met in the tree's order (each directory's listing order),
-// the same on every run over the same tree.
+// the same on every run over the same tree. A tree Incomplete stays so
+// while a directory is Unfinished (a rescan lists them).
 func (t *Tree) Recount() {
 	seen := map[[2]uint64]struct{}{}
 	if t.Top != nil {
-		recount(t.Top, seen)
+		unfinished := recount(t.Top, seen)
+		t.Incomplete = t.Incomplete && unfinished > 0
 	}
 }
 
-func recount(d *Dir, seen map[[2]uint64]struct{}) {
+// recount counts d and returns how many directories below are Unfinished.
+func recount(d *Dir, seen map[[2]uint64]struct{}) (unfinished int) {
 	d.Asize, d.Dsize, d.Items, d.Newest = d.own.asize, d.own.dsize, 0, d.own.mtime
 	d.own.flags &^= ErrorBelow
 	c := d.cursor()
@@ -154,7 +157,10 @@ func recount(d *Dir, seen map[[2]uint64]struct{}) {
 	for c.next(&k) {
 		d.Items++
 		if sub := k.Dir; sub != nil {
-			recount(sub, seen)
+			unfinished += recount(sub, seen)
+			if sub.own.flags&Unfinished != 0 {
+				unfinished++
+			}
 			d.Asize, d.Dsize = sat(d.Asize, sub.Asize), sat(d.Dsize, sub.Dsize)
 			d.Items += sub.Items
 			d.Newest = max(d.Newest, sub.Newest)
@@ -172,6 +178,7 @@ func recount(d *Dir, seen map[[2]uint64]struct{}) {
 		}
 		d.Asize, d.Dsize = sat(d.Asize, k.Asize), sat(d.Dsize, k.Dsize)
 	}
+	return unfinished
 }
 
 // countLink marks the file k LinkSeen (in d's entries) if another link to
