@@ -96,10 +96,7 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 	}
 	if *bf.export != "" {
 		if tree == nil {
-			var ok bool
-			if tree, ok = c.scanQuietly(cfg, files[0]); !ok {
-				return 1
-			}
+			return c.streamExport(cfg, files[0], *bf.export)
 		}
 		if err := c.export(*bf.export, tree, cfg.du.ShowTime); err != nil {
 			c.warn("%s", message.FileError(*bf.export, err))
@@ -138,21 +135,6 @@ func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
 		o.Exclude = cfg.du.Exclude.Excluded
 	}
 	return o
-}
-
-// scanQuietly scans dir for -o, its errors reported as du words them.
-func (c *command) scanQuietly(cfg *config, dir string) (*dutree.Tree, bool) {
-	t, errs, err := dutree.Scan(context.Background(), dir, c.scanOptions(cfg))
-	for _, e := range errs {
-		c.errOut(scanError(e))
-	}
-	if err != nil {
-		if len(errs) == 0 {
-			c.errOut(message.CannotReadDir(dir, err))
-		}
-		return nil, false
-	}
-	return t, true
 }
 
 func scanError(e dutree.Error) string {

@@ -20,7 +20,8 @@ func (e *SyntaxError) Error() string {
 }
 
 // Read reads an export in ncdu's JSON format (major version 1, any minor
-// version), as `ncdu -o`, `gdu -o` and Write write it, and counts it. A
+// version), as `ncdu -o`, `gdu -o`, Write and Stream write it, and counts
+// it; a stopped Stream's is Incomplete. A
 // malformed or truncated file is a *SyntaxError. Any depth reads without
 // recursion; unknown fields are skipped.
 func Read(r io.Reader) (*Tree, Meta, error) {
@@ -29,6 +30,7 @@ func Read(r io.Reader) (*Tree, Meta, error) {
 	if err != nil {
 		return nil, meta, err
 	}
+	t.Incomplete = d.unfinished // until Recount finds nothing Unfinished
 	t.Recount()
 	return t, meta, nil
 }
@@ -244,7 +246,7 @@ func (d *decoder) info() (info, error) {
 				n.Flags |= Symlink
 			}
 			return err
-		case "hlnkc", "read_error", "notreg":
+		case "hlnkc", "read_error", "notreg", "unfinished":
 			return d.flag(key, &n.Node)
 		case "excluded":
 			return d.excluded(&n.Node)
@@ -256,6 +258,10 @@ func (d *decoder) info() (info, error) {
 	}
 	if n.Flags&HardLink == 0 {
 		n.Nlink = max(n.Nlink, 1)
+	}
+	if n.Flags&Unfinished != 0 {
+		n.Flags &^= ReadError // written for ncdu's sake: never read, not failed
+		d.unfinished = true
 	}
 	return n, err
 }
@@ -287,6 +293,8 @@ func (d *decoder) flag(key string, n *Node) error {
 		n.Flags |= ReadError
 	case "notreg":
 		n.Flags |= NotReg
+	case "unfinished":
+		n.Flags |= Unfinished
 	}
 	return err
 }
@@ -325,7 +333,7 @@ func (d *decoder) size() (int64, error) {
 // so that no key read is a string allocated.
 func knownKey(key []byte) string {
 	for _, k := range [...]string{"name", "asize", "dsize", "dev", "ino", "nlink", "mtime", "mode",
-		"hlnkc", "read_error", "notreg", "excluded", "progname", "progver", "timestamp"} {
+		"hlnkc", "read_error", "notreg", "unfinished", "excluded", "progname", "progver", "timestamp"} {
 		if string(key) == k {
 			return k
 		}
