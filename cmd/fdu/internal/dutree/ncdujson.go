@@ -22,8 +22,8 @@ type decoder struct {
 	buf       []byte
 	name      []byte // the last entry's name, apart from buf
 
-	unfinished bool // an entry read was unfinished: the tree is Incomplete
-	err       error  // the reader's, other than EOF
+	unfinished bool  // an entry read was unfinished: the tree is Incomplete
+	err        error // the reader's, other than EOF
 
 	justOpened bool // skip: an array or object was opened, its first value next
 }
