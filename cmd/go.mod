@@ -9,6 +9,7 @@ replace github.com/pbednarcik/flexreaddir => ../
 
 require (
 	github.com/gdamore/tcell/v2 v2.13.10
+	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/pbednarcik/flexreaddir v0.0.0
 	github.com/rivo/uniseg v0.4.7
 	github.com/spf13/pflag v1.1.0
