@@ -151,9 +151,10 @@ func (t *Tree) size(ino uint64) uint64 {
 // mtime is ino's modification time: within a year before a fixed day.
 func mtime(ino uint64) uint64 { return 1700000000 - hash(ino^0xc2b2ae35)%(365*86400) }
 
-// Scaled is a tree of about n entries shaped like treegen's Million: ten
-// subdirectories a level down to directories of 1,000 files (n of 10^6:
-// Million's shape; 10^7 and 10^8: a level more each).
+// Scaled is a tree shaped like treegen's Million: ten subdirectories a
+// level down to directories of 1,000 files, as many levels as make n
+// entries or the next power of ten above (10^6: Million's 1,001,110;
+// 10^7 and 10^8: a level more each).
 func Scaled(n uint64, maxSize int) treegen.Shape {
 	levels := 1
 	for leaves := uint64(1); leaves*1000 < n; leaves *= 10 {
