@@ -1,3 +1,7 @@
+// go-fuse, behind synthfs, builds on 64-bit systems only.
+
+//go:build amd64 || arm64
+
 package main
 
 import (

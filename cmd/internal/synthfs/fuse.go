@@ -1,4 +1,6 @@
-//go:build linux
+//go:build linux && (amd64 || arm64)
+
+// go-fuse's splice package builds on 64-bit systems only.
 
 package synthfs
 

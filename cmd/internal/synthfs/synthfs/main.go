@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux && (amd64 || arm64)
 
 // Command synthfs mounts a synthetic tree of N entries (package synthfs)
 // on a directory and serves it until it is unmounted or signalled:
