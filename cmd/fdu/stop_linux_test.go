@@ -66,6 +66,7 @@ func TestBrowserStoppedScanBrowsesWhatItRead(t *testing.T) {
 // export, marked incomplete, under FILE, and leaves no other file; fdu
 // exits 130.
 func TestExportStoppedBySignal(t *testing.T) {
+	skipEmulated(t)
 	mnt := synthfs.MountTemp(t, slowShape, 400*time.Millisecond)
 	self, err := os.Executable()
 	if err != nil {

@@ -148,9 +148,6 @@ func (t *Tree) size(ino uint64) uint64 {
 	return hash(ino^0x5bd1e995) % uint64(t.shape.MaxSize+1)
 }
 
-// mtime is ino's modification time: within a year before a fixed day.
-func mtime(ino uint64) uint64 { return 1700000000 - hash(ino^0xc2b2ae35)%(365*86400) }
-
 // Scaled is a tree shaped like treegen's Million: ten subdirectories a
 // level down to directories of 1,000 files, as many levels as make n
 // entries or the next power of ten above (10^6: Million's 1,001,110;
