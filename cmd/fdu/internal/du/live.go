@@ -22,14 +22,21 @@ type Live struct {
 	peak    int  // the most held at once, for the tests
 	waiting bool // the report waits for the walk, until ready
 	ready   func() bool
+	blocked int // workers held
+	passes  int // how many of them may go one step further
 	stopped bool
 }
 
 // liveHeld is how many items (about 60 bytes each, with a name) the walk
 // may list ahead of the report: past it, a worker that has walked a
 // directory waits while the report prints, so that a report slower than
-// the walk (-a prints a line a file) does not come to hold the tree. It
-// waits only while the report is not waiting for the walk itself.
+// the walk (-a prints a line a file) does not come to hold the tree.
+// While the report waits for the walk, each time it wakes it lets each
+// worker held go one step further (to its next directory walked), not
+// all of them as far as they like: one of them holds what it waits for.
+// The walk's order is du's but for its workers' skew: the one furthest
+// ahead lists the subdirectories the others take next, so the report
+// may wait while the walk goes on ahead, and hold more than this.
 var liveHeld = 1 << 14
 
 // Streams reports whether a run's report may read its scan live: not when
@@ -78,16 +85,22 @@ func (l *Live) walked(d *Dir) {
 	defer l.mu.Unlock()
 	d.listedAll, d.done = true, true
 	l.wake()
-	for l.held > liveHeld && !l.waiting && !l.stopped {
+	l.blocked++
+	for l.held > liveHeld && !l.stopped {
+		if l.passes > 0 {
+			l.passes--
+			break
+		}
 		l.cond.Wait()
 	}
+	l.blocked--
 }
 
-// wake tells the report what the walk did, and holds the workers again
-// once what the report waits for is there, before the report runs again.
+// wake tells the report what the walk did; once what it waits for is
+// there, the workers held get no more steps.
 func (l *Live) wake() {
 	if l.waiting && l.ready() {
-		l.waiting = false
+		l.waiting, l.passes = false, 0
 	}
 	l.cond.Broadcast()
 }
@@ -107,13 +120,11 @@ func (l *Live) wait(ready func() bool, parent *Dir) {
 	defer l.mu.Unlock()
 	l.ready = func() bool { return ready() || l.over || parent != nil && parent.done }
 	for !l.ready() {
-		if !l.waiting {
-			l.waiting = true
-			l.cond.Broadcast() // the workers held go on
-		}
+		l.waiting, l.passes = true, l.blocked // each held worker: a step
+		l.cond.Broadcast()
 		l.cond.Wait()
 	}
-	l.waiting, l.ready = false, nil
+	l.waiting, l.ready, l.passes = false, nil, 0
 }
 
 // Stop ends the walk early (du stops at a directory moved) and waits for it.
