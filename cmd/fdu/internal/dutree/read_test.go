@@ -120,6 +120,7 @@ func TestReadEscapesAndUnknownFields(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(`[1,2,{"progname":"ncdu"},[{"name":"/r","asize":1,"dsize":4096,"dev":3},{"name":"a\u0001\xff","hlnkc":true,"ino":4,"nlink":2},[{"name":"d","read_error":true},{"name":"e","excluded":"pattern"}]]]`))
 	f.Add([]byte(`[1,0,{},[{"name":"/"},{"name":"x","y":[1,{"z":null}]}]]`))
+	f.Add([]byte(`[1,2,{},[{"name":"/r"},{"name":"f","asize":5},[{"name":"u","read_error":true,"unfinished":true}]]]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, _, err := Read(bytes.NewReader(data))
 		if err != nil {
