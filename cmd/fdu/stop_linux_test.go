@@ -80,7 +80,14 @@ func TestExportStoppedBySignal(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond) // the top and a directory or two read, of 10
+	// The temporary file is made once the signals are caught; then the
+	// top and a directory or two are read, of 10.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if tmp, _ := filepath.Glob(filepath.Join(out, ".export.json.*")); len(tmp) > 0 {
+			break
+		}
+	}
+	time.Sleep(time.Second)
 	cmd.Process.Signal(syscall.SIGINT)
 	err = cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != 130 {
