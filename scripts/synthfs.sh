@@ -20,6 +20,7 @@ start)
 	go build -o "$bin" ./cmd/internal/synthfs/synthfs
 	mkdir -p "$dir"
 	"$bin" -entries "$n" -delay "${4:-0}" "$dir" >"$bin.log" 2>&1 &
+	echo $! >"${dir%/}.synthfs.pid"
 	for _ in $(seq 100); do
 		grep -q entries "$bin.log" 2>/dev/null && { cat "$bin.log"; exit 0; }
 		kill -0 $! 2>/dev/null || break
@@ -30,6 +31,17 @@ start)
 	;;
 stop)
 	umount "$dir" 2>/dev/null || umount -l "$dir"
+	pidfile="${dir%/}.synthfs.pid"
+	if [ -f "$pidfile" ]; then # the server ends once unmounted
+		pid=$(cat "$pidfile")
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill "$pid" 2>/dev/null || true
+		rm -f "$pidfile"
+	fi
+	if mountpoint -q "$dir"; then
+		echo "synthfs.sh: $dir is still mounted" >&2
+		exit 1
+	fi
 	sync
 	echo 2 >/proc/sys/vm/drop_caches # the inodes and dentries it left
 	;;
