@@ -10,6 +10,7 @@ go 1.26.0
 
 require (
 	github.com/gdamore/tcell/v2 v2.13.10
+	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/pbednarcik/flexreaddir v0.1.0
 	github.com/rivo/uniseg v0.4.7
 	github.com/spf13/pflag v1.1.0

@@ -602,11 +602,11 @@ func TestExportUnreadableAsNobody(t *testing.T) {
 	out, _ := cmd.Output()
 	var want int64
 	fmt.Sscan(string(out), &want)
-	if tr.Root.Dir.Dsize != want || want == 0 {
-		t.Errorf("disk usage %d, du as nobody %d", tr.Root.Dir.Dsize, want)
+	if tr.Top.Dsize != want || want == 0 {
+		t.Errorf("disk usage %d, du as nobody %d", tr.Top.Dsize, want)
 	}
 	locked := tr.Find([]string{"C", "locked"})
-	if locked == nil || locked.Flags&dutree.ReadError == 0 || locked.Dsize == 0 || locked.Dir.Dev != tr.Root.Dir.Dev {
+	if locked == nil || locked.Flags&dutree.ReadError == 0 || locked.Dsize == 0 || locked.Dir.Dev != tr.Top.Dev {
 		t.Errorf("locked: %+v", locked)
 	}
 }

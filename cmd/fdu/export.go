@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -18,8 +19,13 @@ import (
 // directories others may write (resolveLinks).
 func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
 	o := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version.Number(), Timestamp: time.Now().Unix()}, Mtime: mtime}
+	return c.writeTo(name, func(w io.Writer) error { return dutree.Write(w, t, o) })
+}
+
+// writeTo writes name ("-": stdout) with write, as export says.
+func (c *command) writeTo(name string, write func(io.Writer) error) error {
 	if name == "-" {
-		if err := dutree.Write(c.out, t, o); err != nil {
+		if err := write(c.out); err != nil {
 			return err
 		}
 		return c.out.Flush()
@@ -28,7 +34,7 @@ func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
 	if err != nil {
 		return err
 	}
-	return writeExport(target, func(f *os.File) error { return dutree.Write(f, t, o) })
+	return writeExport(target, func(f *os.File) error { return write(f) })
 }
 
 // resolveLinks is what name leads to through symbolic links, a target that

@@ -97,10 +97,7 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 	}
 	if *bf.export != "" {
 		if tree == nil {
-			var ok bool
-			if tree, ok = c.scanQuietly(cfg, files[0]); !ok {
-				return 1
-			}
+			return c.streamExport(cfg, files[0], *bf.export)
 		}
 		if err := c.export(*bf.export, tree, cfg.du.ShowTime); err != nil {
 			c.warn("%s", message.FileError(*bf.export, err))
@@ -139,21 +136,6 @@ func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
 		o.Exclude = cfg.du.Exclude.Excluded
 	}
 	return o
-}
-
-// scanQuietly scans dir for -o, its errors reported as du words them.
-func (c *command) scanQuietly(cfg *config, dir string) (*dutree.Tree, bool) {
-	t, errs, err := dutree.Scan(context.Background(), dir, c.scanOptions(cfg))
-	for _, e := range errs {
-		c.errOut(scanError(e))
-	}
-	if err != nil {
-		if len(errs) == 0 {
-			c.errOut(message.CannotReadDir(dir, err))
-		}
-		return nil, false
-	}
-	return t, true
 }
 
 func scanError(e dutree.Error) string {
@@ -196,7 +178,7 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 	if t == nil {
 		var ok bool
 		if t, ok = scanWithProgress(s, dir, opts, color); !ok {
-			return 0 // the user stopped the scan
+			return 0 // the user stopped the scan before it read anything
 		}
 		if t == nil {
 			s.Fini()
@@ -228,8 +210,9 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 	return 0
 }
 
-// scanWithProgress scans dir while the screen shows how far it got; ok
-// is false when the user stopped it.
+// scanWithProgress scans dir while the screen shows how far it got. A
+// scan the user stops keeps what it read, the tree Incomplete; ok is false
+// when it had not listed dir yet.
 func scanWithProgress(s tcell.Screen, dir string, opts dutree.ScanOptions, color bool) (t *dutree.Tree, ok bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -239,11 +222,10 @@ func scanWithProgress(s tcell.Screen, dir string, opts dutree.ScanOptions, color
 		defer close(done)
 		t, _, _ = dutree.Scan(ctx, dir, opts)
 	}()
-	stopped := browse.ScanProgress(s, dir, opts.Progress, done, color)
-	if stopped {
+	if browse.ScanProgress(s, dir, opts.Progress, done, color, "then browse what it read") {
 		cancel()
 		<-done
-		return nil, false
+		return t, t != nil
 	}
 	return t, true
 }

@@ -60,9 +60,10 @@ type browser struct {
 	s      tcell.Screen
 	styles styles
 
-	stack    []*dutree.Node // the root, down to the directory shown
-	view     []int          // the shown entries of its Dir.Kids, in order
-	sel, top int            // the selected row, the first row shown
+	stack    []dutree.Node // the root, down to the directory shown
+	kids     []dutree.Node // its entries, read again at each refresh
+	view     []int         // the shown entries of kids, in order
+	sel, top int           // the selected row, the first row shown
 
 	sort      sortKey
 	desc      bool
@@ -109,7 +110,7 @@ func newBrowser(s tcell.Screen, cfg Config) *browser {
 	if cfg.Format == nil {
 		cfg.Format = func(n int64) string { return Human(n, false) }
 	}
-	b := &browser{cfg: cfg, s: s, styles: newStyles(cfg.Color), stack: []*dutree.Node{&cfg.Tree.Root},
+	b := &browser{cfg: cfg, s: s, styles: newStyles(cfg.Color), stack: []dutree.Node{cfg.Tree.Root()},
 		desc: true, apparent: cfg.Apparent, hidden: true, mtime: cfg.Mtime}
 	b.refresh("")
 	if cfg.Mouse {
@@ -119,7 +120,7 @@ func newBrowser(s tcell.Screen, cfg Config) *browser {
 }
 
 // dir is the directory shown.
-func (b *browser) dir() *dutree.Node { return b.stack[len(b.stack)-1] }
+func (b *browser) dir() *dutree.Node { return &b.stack[len(b.stack)-1] }
 
 // path is the path of the directory shown, or of name in it.
 func (b *browser) path(name string) string {
@@ -147,10 +148,10 @@ func join(base string, names []string) string {
 // (or while the view is older than the entries, between a change and its
 // refresh).
 func (b *browser) selected() *dutree.Node {
-	if b.sel < 0 || b.sel >= len(b.view) || b.view[b.sel] >= len(b.dir().Dir.Kids) {
+	if b.sel < 0 || b.sel >= len(b.view) || b.view[b.sel] >= len(b.kids) {
 		return nil
 	}
-	return &b.dir().Dir.Kids[b.view[b.sel]]
+	return &b.kids[b.view[b.sel]]
 }
 
 // names is the names below the root of the directory shown.
@@ -175,7 +176,8 @@ func (b *browser) refresh(keep string) {
 			keep = n.Name
 		}
 	}
-	kids := b.dir().Dir.Kids
+	b.kids = b.dir().Dir.Entries()
+	kids := b.kids
 	b.view = b.view[:0]
 	for i := range kids {
 		if b.hidden || !strings.HasPrefix(kids[i].Name, ".") && kids[i].Flags&dutree.Excluded == 0 {
@@ -247,7 +249,7 @@ func (b *browser) enter() {
 	if n == nil || n.Dir == nil {
 		return
 	}
-	b.stack = append(b.stack, n)
+	b.stack = append(b.stack, *n)
 	b.sel, b.top, b.view = 0, 0, nil
 	b.refresh("")
 }
@@ -283,9 +285,9 @@ func (b *browser) deleteSelected() {
 	}
 	name, next := n.Name, ""
 	if b.sel+1 < len(b.view) {
-		next = b.dir().Dir.Kids[b.view[b.sel+1]].Name
+		next = b.kids[b.view[b.sel+1]].Name
 	} else if b.sel > 0 {
-		next = b.dir().Dir.Kids[b.view[b.sel-1]].Name
+		next = b.kids[b.view[b.sel-1]].Name
 	}
 	path := b.path(name)
 	sig, err := deleteStoppable(b.cfg.Tree, b.names(), name)
@@ -340,7 +342,7 @@ func (b *browser) rescan() bool {
 		defer close(done)
 		errs, err = b.cfg.Rescan(ctx, b.scanPath(), b.dir(), p)
 	}()
-	if ScanProgress(b.s, b.path(""), p, done, b.cfg.Color) {
+	if ScanProgress(b.s, b.path(""), p, done, b.cfg.Color, "the tree stays as it was") {
 		cancel()
 		<-done
 		b.message = "Rescan stopped: nothing changed"

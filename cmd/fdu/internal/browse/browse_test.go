@@ -18,16 +18,16 @@ func testTree() *dutree.Tree {
 		return dutree.Node{Name: name, Asize: size, Dsize: size, Mtime: mtime, Flags: f, Nlink: 1}
 	}
 	dir := func(name string, mtime int64, kids ...dutree.Node) dutree.Node {
-		return dutree.Node{Name: name, Dsize: 10, Asize: 10, Mtime: mtime, Dir: &dutree.Dir{Kids: kids}}
+		return dutree.Node{Name: name, Dsize: 10, Asize: 10, Mtime: mtime, Dir: dutree.NewDir(0, kids...)}
 	}
-	t := &dutree.Tree{Root: dir("/r", 1,
+	t := dutree.NewTree(dir("/r", 1,
 		dir("many", 2, file("a", 1, 2, 0), file("b", 1, 2, 0), file("c", 1, 2, 0)),
 		file("big", 5000, 3, 0),
 		file(".dot", 300, 9, 0),
 		file("link", 4, 1, dutree.Symlink|dutree.NotReg),
 		dir("empty", 5),
 		file("excl", 0, 0, dutree.Excluded),
-	)}
+	))
 	t.Recount()
 	return t
 }
@@ -67,7 +67,7 @@ func text(s tcell.SimulationScreen) []string {
 func order(b *browser) string {
 	var names []string
 	for _, i := range b.view {
-		names = append(names, b.dir().Dir.Kids[i].Name)
+		names = append(names, b.kids[i].Name)
 	}
 	return strings.Join(names, " ")
 }
@@ -111,10 +111,9 @@ func TestHiddenAndApparent(t *testing.T) {
 func TestMarks(t *testing.T) {
 	tr := testTree()
 	want := map[string]rune{"many": ' ', "big": ' ', "link": '@', "empty": 'e', "excl": '<'}
-	for i := range tr.Root.Dir.Kids {
-		n := &tr.Root.Dir.Kids[i]
-		if w, ok := want[n.Name]; ok && mark(n) != w {
-			t.Errorf("%s: mark %q, want %q", n.Name, mark(n), w)
+	for _, n := range tr.Top.Entries() {
+		if w, ok := want[n.Name]; ok && mark(&n) != w {
+			t.Errorf("%s: mark %q, want %q", n.Name, mark(&n), w)
 		}
 	}
 	for f, w := range map[dutree.Flags]rune{dutree.ReadError: '!', dutree.ErrorBelow: '.', dutree.OtherFS: '>', dutree.HardLink: 'H'} {
@@ -172,9 +171,9 @@ func TestEnterUpAndTop(t *testing.T) {
 func TestReadOnlyRefuses(t *testing.T) {
 	for _, cfg := range []Config{{ReadOnly: true}, {Imported: "saved.json"}} {
 		b, _ := newTest(t, 100, 30, cfg)
-		items := b.cfg.Tree.Root.Dir.Items
+		items := b.cfg.Tree.Top.Items
 		press(b, "dy")
-		if b.modal != noModal || b.cfg.Tree.Root.Dir.Items != items {
+		if b.modal != noModal || b.cfg.Tree.Top.Items != items {
 			t.Errorf("%+v: deleted", cfg)
 		}
 		press(b, "d")
@@ -196,7 +195,7 @@ func TestProgressScreen(t *testing.T) {
 	p.Bytes.Store(3 << 20)
 	cur := "/some/dir/being/read"
 	p.Current.Store(&cur)
-	drawProgress(&browser{s: s, styles: newStyles(false)}, "/some", p, 1500*time.Millisecond)
+	drawProgress(&browser{s: s, styles: newStyles(false)}, "/some", p, 1500*time.Millisecond, "stop")
 	all := strings.Join(text(s), "\n")
 	for _, want := range []string{"Items:     12345", "Size:      3.0 MiB", "Current:   /some/dir/being/read", "Elapsed:   1.5 s", "Press q"} {
 		if !strings.Contains(all, want) {
@@ -233,11 +232,11 @@ func TestSanitizeAndFit(t *testing.T) {
 }
 
 func TestInfoListsLinks(t *testing.T) {
-	tr := &dutree.Tree{Root: dutree.Node{Name: "/r", Dir: &dutree.Dir{Dev: 7, Kids: []dutree.Node{
+	tr := dutree.NewTree(dutree.Node{Name: "/r", Dir: dutree.NewDir(7, []dutree.Node{
 		{Name: "a", Ino: 5, Nlink: 2, Dsize: 4096, Flags: dutree.HardLink},
-		{Name: "d", Dir: &dutree.Dir{Dev: 7, Kids: []dutree.Node{{Name: "b", Ino: 5, Nlink: 2, Dsize: 4096, Flags: dutree.HardLink}}}},
+		{Name: "d", Dir: dutree.NewDir(7, []dutree.Node{{Name: "b", Ino: 5, Nlink: 2, Dsize: 4096, Flags: dutree.HardLink}}...)},
 		{Name: "other", Ino: 6, Nlink: 2, Flags: dutree.HardLink},
-	}}}}
+	}...)})
 	tr.Recount()
 	b, s := newTest(t, 100, 30, Config{Tree: tr})
 	press(b, "n") // a d other
@@ -252,8 +251,8 @@ func TestInfoListsLinks(t *testing.T) {
 	if strings.Contains(all, "/r/other") {
 		t.Errorf("another inode listed:\n%s", all)
 	}
-	if tr.Root.Dir.Dsize != 4096 {
-		t.Errorf("two links counted as %d bytes", tr.Root.Dir.Dsize)
+	if tr.Top.Dsize != 4096 {
+		t.Errorf("two links counted as %d bytes", tr.Top.Dsize)
 	}
 }
 
@@ -279,9 +278,9 @@ func TestRescanPathAsScanned(t *testing.T) {
 // TestHugeSizesDraw: sizes near int64's end draw (the bar's arithmetic
 // overflowed once).
 func TestHugeSizesDraw(t *testing.T) {
-	tr := &dutree.Tree{Root: dutree.Node{Name: "/r", Dir: &dutree.Dir{Kids: []dutree.Node{
+	tr := dutree.NewTree(dutree.Node{Name: "/r", Dir: dutree.NewDir(0, []dutree.Node{
 		{Name: "huge", Asize: 1 << 62, Dsize: 1 << 62}, {Name: "small", Asize: 1, Dsize: 1},
-	}}}}
+	}...)})
 	tr.Recount()
 	b, s := newTest(t, 100, 30, Config{Tree: tr})
 	press(b, "a")

@@ -39,11 +39,10 @@ func listing(n *dutree.Node) []string {
 	var out []string
 	var walk func(n *dutree.Node, path string)
 	walk = func(n *dutree.Node, path string) {
-		for i := range n.Dir.Kids {
-			k := &n.Dir.Kids[i]
+		for _, k := range n.Dir.Entries() {
 			if k.Dir != nil {
 				out = append(out, fmt.Sprintf("%s/ %d %d", path+k.Name, k.Dir.Dsize, k.Dir.Items))
-				walk(k, path+k.Name+"/")
+				walk(&k, path+k.Name+"/")
 			} else {
 				out = append(out, fmt.Sprintf("%s %d", path+k.Name, k.Dsize))
 			}
@@ -108,7 +107,7 @@ func TestDeleteStoppedRescans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := listing(b.dir()), listing(&fresh.Root); !slices.Equal(got, want) {
+	if got, want := listing(b.dir()), listing(new(fresh.Root())); !slices.Equal(got, want) {
 		t.Errorf("the view:\n%s\na fresh scan:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

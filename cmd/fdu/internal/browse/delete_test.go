@@ -16,15 +16,15 @@ func TestConfirmCountsExcluded(t *testing.T) {
 	file := func(name string, f dutree.Flags) dutree.Node {
 		return dutree.Node{Name: name, Ino: 9, Flags: f, Nlink: 1}
 	}
-	tr := &dutree.Tree{Root: dutree.Node{Name: "/r", Dir: &dutree.Dir{Kids: []dutree.Node{
-		{Name: "d", Dir: &dutree.Dir{Kids: []dutree.Node{
+	tr := dutree.NewTree(dutree.Node{Name: "/r", Dir: dutree.NewDir(0, []dutree.Node{
+		{Name: "d", Dir: dutree.NewDir(0, []dutree.Node{
 			file("a.important", dutree.Excluded), file("x", 0),
-			{Name: "sub", Dir: &dutree.Dir{Kids: []dutree.Node{file("b.important", dutree.Excluded), file("c.important", dutree.Excluded)}}},
-		}}},
-		{Name: "one", Dir: &dutree.Dir{Kids: []dutree.Node{file("a.important", dutree.Excluded)}}},
-		{Name: "plain", Dir: &dutree.Dir{Kids: []dutree.Node{file("x", 0)}}},
-		{Name: "proj", Dir: &dutree.Dir{Kids: []dutree.Node{{Name: "node_modules", Flags: dutree.Excluded}, file("a.important", dutree.Excluded)}}},
-	}}}}
+			{Name: "sub", Dir: dutree.NewDir(0, []dutree.Node{file("b.important", dutree.Excluded), file("c.important", dutree.Excluded)}...)},
+		}...)},
+		{Name: "one", Dir: dutree.NewDir(0, []dutree.Node{file("a.important", dutree.Excluded)}...)},
+		{Name: "plain", Dir: dutree.NewDir(0, []dutree.Node{file("x", 0)}...)},
+		{Name: "proj", Dir: dutree.NewDir(0, []dutree.Node{{Name: "node_modules", Flags: dutree.Excluded}, file("a.important", dutree.Excluded)}...)},
+	}...)})
 	tr.Recount()
 	for _, c := range []struct{ name, want, not string }{
 		{"d", "It holds 3 entries excluded from the scan (--exclude); they are deleted too.", ""},

@@ -73,6 +73,9 @@ func (b *browser) header(w int) {
 	} else if b.cfg.ReadOnly {
 		title += " [read-only]"
 	}
+	if b.cfg.Tree.Incomplete {
+		title += " [scan stopped: incomplete]"
+	}
 	b.put(0, 0, fit(title, w), b.styles.frame)
 	path := "--- " + fitMiddle(esc(b.path("")), max(w-6, 1)) + " "
 	b.put(0, 1, path+repeat("-", w-uniseg.StringWidth(string(path))), b.styles.plain)
@@ -101,7 +104,7 @@ func (b *browser) list(w int) {
 		b.put(1, 2, "(empty directory)", b.styles.plain)
 		return
 	}
-	kids := b.dir().Dir.Kids
+	kids := b.kids
 	var largest int64
 	for _, i := range b.view {
 		largest = max(largest, kids[i].Size(b.apparent))
@@ -174,7 +177,9 @@ func mark(n *dutree.Node) rune {
 		return '@'
 	case f&dutree.HardLink != 0:
 		return 'H'
-	case n.Dir != nil && len(n.Dir.Kids) == 0:
+	case f&dutree.Unfinished != 0:
+		return '?'
+	case n.Dir != nil && n.Dir.Empty():
 		return 'e'
 	}
 	return ' '
@@ -241,7 +246,7 @@ func helpLines() []shown {
 		"!  an error reading this directory   .  an error below it",
 		"<  excluded by a pattern              >  on another file system",
 		"@  a link or not a regular file       H  a hard link (counted once)",
-		"e  an empty directory",
+		"e  an empty directory                 ?  not read: the scan was stopped",
 	}
 }
 
@@ -276,6 +281,9 @@ func (b *browser) infoLines() []shown {
 	if n.Flags&(dutree.ReadError|dutree.ErrorBelow) != 0 {
 		lines = append(lines, "Errors:      could not be read in full (see the ! and . marks)")
 	}
+	if n.Flags&dutree.Unfinished != 0 {
+		lines = append(lines, "Not read:    the scan was stopped before it listed this directory")
+	}
 	return lines
 }
 
@@ -294,7 +302,7 @@ func (b *browser) linkLines(n *dutree.Node) []shown {
 			lines = append(lines, "             ...")
 			break
 		}
-		lines = append(lines, "             "+esc(join(b.cfg.Tree.Root.Name, []string{l})))
+		lines = append(lines, "             "+esc(join(b.cfg.Tree.Path, []string{l})))
 	}
 	return lines
 }

@@ -230,7 +230,7 @@ func TestPutEscapesAnyway(t *testing.T) {
 // carry paths, reach the screen escaped.
 func TestMessagesEscaped(t *testing.T) {
 	tr := testTree()
-	tr.Root.Dir.Kids = append(tr.Root.Dir.Kids, dutree.Node{Name: evil, Dsize: 1 << 30, Asize: 1 << 30, Nlink: 1})
+	tr = dutree.NewTree(dutree.Node{Name: tr.Path, Dir: dutree.NewDir(0, append(tr.Top.Entries(), dutree.Node{Name: evil, Dsize: 1 << 30, Asize: 1 << 30, Nlink: 1})...)})
 	tr.Recount()
 	pathErr := &fs.PathError{Op: "open", Path: "/r/" + evil, Err: errors.New("permission denied \u202e")}
 	for _, c := range []struct {
@@ -316,9 +316,9 @@ func TestConfirmShowsPath(t *testing.T) {
 	tree := func(names ...string) *dutree.Tree {
 		n := dutree.Node{Name: names[len(names)-1], Dsize: 10, Asize: 10, Nlink: 1}
 		for i := len(names) - 2; i >= 0; i-- {
-			n = dutree.Node{Name: names[i], Dir: &dutree.Dir{Kids: []dutree.Node{n}}}
+			n = dutree.Node{Name: names[i], Dir: dutree.NewDir(0, []dutree.Node{n}...)}
 		}
-		tr := &dutree.Tree{Root: n}
+		tr := dutree.NewTree(n)
 		tr.Recount()
 		return tr
 	}
@@ -377,7 +377,7 @@ func TestProgressEscaped(t *testing.T) {
 	p := &dutree.Progress{}
 	cur := "/d/" + evil + "\u202e"
 	p.Current.Store(&cur)
-	drawProgress(&browser{s: s, styles: newStyles(false)}, "/d\x1b[2J", p, 0)
+	drawProgress(&browser{s: s, styles: newStyles(false)}, "/d\x1b[2J", p, 0, "stop")
 	all := cells(t, s)
 	for _, want := range []string{`Scanning:  /d\x1b[2J`, `Current:   /d/` + evilShown + `\u202e`} {
 		if !strings.Contains(all, want) {

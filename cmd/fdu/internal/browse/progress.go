@@ -10,7 +10,8 @@ import (
 
 // ScanProgress shows a scan's progress on s, ten times a second, until
 // done closes; it reports true when the user stopped it (q, ctrl-c).
-func ScanProgress(s tcell.Screen, dir string, p *dutree.Progress, done <-chan struct{}, color bool) (stopped bool) {
+// stop says what stopping does.
+func ScanProgress(s tcell.Screen, dir string, p *dutree.Progress, done <-chan struct{}, color bool, stop string) (stopped bool) {
 	events := make(chan tcell.Event, 16)
 	quit := make(chan struct{})
 	go s.ChannelEvents(events, quit)
@@ -20,7 +21,7 @@ func ScanProgress(s tcell.Screen, dir string, p *dutree.Progress, done <-chan st
 	start := time.Now()
 	b := &browser{s: s, styles: newStyles(color)}
 	for {
-		drawProgress(b, dir, p, time.Since(start))
+		drawProgress(b, dir, p, time.Since(start), stop)
 		select {
 		case <-done:
 			return false
@@ -38,7 +39,7 @@ func ScanProgress(s tcell.Screen, dir string, p *dutree.Progress, done <-chan st
 	}
 }
 
-func drawProgress(b *browser, dir string, p *dutree.Progress, elapsed time.Duration) {
+func drawProgress(b *browser, dir string, p *dutree.Progress, elapsed time.Duration, stop string) {
 	w, h := b.s.Size()
 	b.s.Clear()
 	cur := ""
@@ -53,7 +54,7 @@ func drawProgress(b *browser, dir string, p *dutree.Progress, elapsed time.Durat
 		"Current:   " + fitMiddle(esc(cur), width),
 		textf("Elapsed:   %.1f s", elapsed.Seconds()),
 		"",
-		"Press q to stop",
+		"Press q to stop: " + shown(stop),
 	})
 	b.s.Show()
 }

@@ -18,12 +18,16 @@ const (
 // by inode number in the batches of 100,000 it reads them in (not on
 // tmpfs).
 func (d *Dir) InDuOrder(path string) Items {
-	if d.nentries <= ftsSortMin || isTmpfs(path) {
+	if !d.SortedByInode(path) {
 		return d.items
 	}
 	big := func(i int) bool { return min(d.nentries-i*ftsBatch, ftsBatch) > ftsSortMin }
 	return d.items.sortedIn(d.cuts, big, func(a, b Item) int { return cmp.Compare(a.inode(), b.inode()) })
 }
+
+// SortedByInode reports whether du meets d's items, at path, in inode
+// order rather than the listing's.
+func (d *Dir) SortedByInode(path string) bool { return d.nentries > ftsSortMin && !isTmpfs(path) }
 
 // inode is the inode number it stands for.
 func (it *Item) inode() uint64 {

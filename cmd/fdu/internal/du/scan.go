@@ -54,10 +54,11 @@ func (s *Scanner) showProgress(entries int, bytes uint64) {
 	}
 }
 
-// treeScan is one Scan: the tree it builds.
+// treeScan is one Scan: the tree it builds, and its Live when read live.
 type treeScan struct {
-	s   *Scanner
-	top *Dir
+	s    *Scanner
+	top  *Dir
+	live *Live
 }
 
 // Scan walks the directory root and returns its tree.
@@ -101,6 +102,15 @@ func (t *treeScan) dir(d *walk.Dir) error {
 		bytes += n.own.Size
 	}
 	s.showProgress(listed, bytes)
+	if t.live != nil && !d.More {
+		t.live.listed(n)
+	}
+	return nil
+}
+
+// post marks d's subtree walked, for a live report.
+func (t *treeScan) post(d *walk.Dir) error {
+	t.live.walked(t.nodeOf(d))
 	return nil
 }
 

@@ -53,6 +53,10 @@ type Dir struct {
 
 	mu       sync.Mutex
 	expected map[string]*Dir // subdirectories listed but not reached yet, by name
+
+	// A live scan's marks (under its Live's lock): the listing is whole;
+	// the subtree is walked.
+	listedAll, done bool
 }
 
 // State is how far the walk got with d.

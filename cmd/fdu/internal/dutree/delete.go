@@ -20,7 +20,8 @@ var ErrChanged = errors.New("not the file scanned (replaced or moved since): res
 var ErrOtherFS = errors.New("another file system is mounted there: not deleted")
 
 // ErrUnknown is a deletion refused because the scan does not know all the
-// entry holds: a directory left out by --exclude, or not read in full.
+// entry holds: a directory left out by --exclude, not read in full, or
+// not listed before the scan was stopped.
 var ErrUnknown = errors.New("holds what the scan did not read (excluded, or unreadable): not deleted")
 
 // ErrNotEmpty is a directory holding a name the scan did not list: an
@@ -83,15 +84,16 @@ func refused(n *Node, dev uint64, path []string) error {
 		return nil
 	case n.Dir.Dev != dev:
 		err = ErrOtherFS
-	case n.Flags&ReadError != 0:
+	case n.Flags&(ReadError|Unfinished) != 0:
 		err = ErrUnknown
 	}
 	if err != nil {
 		return &pathError{path, err}
 	}
-	for i := range n.Dir.Kids {
-		k := &n.Dir.Kids[i]
-		if err := refused(k, n.Dir.Dev, append(path, k.Name)); err != nil {
+	c := n.Dir.cursor()
+	var k Node
+	for c.next(&k) {
+		if err := refused(&k, n.Dir.Dev, append(path, k.Name)); err != nil {
 			return err
 		}
 	}
@@ -162,12 +164,12 @@ func (t *Tree) Delete(ctx context.Context, dirNames []string, name string) error
 	errors.As(err, &stopped)
 	changed := out.some
 	switch {
-	case k.Flags&gone != 0:
+	case k.Flags&gone != 0 || k.Dir != nil && k.Dir.own.flags&gone != 0:
 		dir.Dir.Remove(name)
 		changed = true
 	case k.Dir != nil:
 		items := k.Dir.Items
-		left := prune(k)
+		left := prune(k.Dir)
 		changed = changed || left != items
 		if stopped != nil {
 			stopped.Left = 1 + left
@@ -189,23 +191,25 @@ type outcome struct {
 	links map[[2]uint64]uint32
 }
 
-// prune takes the entries marked gone out of n's directory, at every
-// depth, and counts the entries left below n.
-func prune(n *Node) int64 {
+// prune takes the entries marked gone out of d, at every depth, and
+// counts the entries left below d.
+func prune(d *Dir) int64 {
 	var left int64
-	kids := n.Dir.Kids[:0]
-	for _, k := range n.Dir.Kids {
+	kids := d.Entries()
+	keep := kids[:0]
+	for _, k := range kids {
 		if k.Flags&gone != 0 {
 			continue
 		}
 		left++
 		if k.Dir != nil {
-			left += prune(&k)
+			left += prune(k.Dir)
 		}
-		kids = append(kids, k)
+		keep = append(keep, k)
 	}
-	clear(n.Dir.Kids[len(kids):])
-	n.Dir.Kids = kids
+	if len(keep) < len(kids) {
+		d.set(keep)
+	}
 	return left
 }
 
@@ -215,21 +219,38 @@ func (t *Tree) unlinked(ids map[[2]uint64]uint32) {
 	if len(ids) == 0 {
 		return
 	}
-	var walk func(n *Node)
-	walk = func(n *Node) {
-		for i := range n.Dir.Kids {
-			k := &n.Dir.Kids[i]
+	var walk func(d *Dir)
+	walk = func(d *Dir) {
+		c := d.cursor()
+		var k Node
+		changed := false
+		for c.next(&k) {
 			if k.Dir != nil {
-				walk(k)
-			} else if gone := ids[[2]uint64{n.Dir.Dev, k.Ino}]; gone > 0 && k.Flags&HardLink != 0 {
-				k.Nlink -= min(gone, k.Nlink-1)
-				if k.Nlink <= 1 {
-					k.Flags &^= HardLink
-				}
+				walk(k.Dir)
+			} else if ids[[2]uint64{d.Dev, k.Ino}] > 0 && k.Flags&HardLink != 0 {
+				changed = true
+			}
+		}
+		if changed {
+			lowerLinks(d, ids)
+		}
+	}
+	walk(t.Top)
+}
+
+// lowerLinks lowers, in d, the link counts of the files in ids.
+func lowerLinks(d *Dir, ids map[[2]uint64]uint32) {
+	kids := d.Entries()
+	for i := range kids {
+		k := &kids[i]
+		if gone := ids[[2]uint64{d.Dev, k.Ino}]; gone > 0 && k.Dir == nil && k.Flags&HardLink != 0 {
+			k.Nlink -= min(gone, k.Nlink-1)
+			if k.Nlink <= 1 {
+				k.Flags &^= HardLink
 			}
 		}
 	}
-	walk(&t.Root)
+	d.set(kids)
 }
 
 // timeSlack is how much earlier than Dir.Scanned an entry must be born on
@@ -276,8 +297,10 @@ func (n *Node) ExcludedBelow() (files, dirs int64) {
 	if n.Dir == nil {
 		return 0, 0
 	}
-	for i := range n.Dir.Kids {
-		f, d := n.Dir.Kids[i].ExcludedBelow()
+	c := n.Dir.cursor()
+	var k Node
+	for c.next(&k) {
+		f, d := k.ExcludedBelow()
 		files, dirs = files+f, dirs+d
 	}
 	return files, dirs

@@ -82,7 +82,7 @@ func (d *deletion) listed(fd int, n *Node) error {
 	if d.buf == nil {
 		d.buf = make([]byte, 32<<10)
 	}
-	kids := n.Dir.Kids
+	kids := n.Dir.Entries()
 	var scanned map[string]struct{}
 	i := 0
 	for {

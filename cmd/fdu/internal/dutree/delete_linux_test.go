@@ -76,11 +76,10 @@ func inTree(n *Node) []string {
 	var out []string
 	var walk func(n *Node, path string)
 	walk = func(n *Node, path string) {
-		for i := range n.Dir.Kids {
-			k := &n.Dir.Kids[i]
+		for _, k := range n.Dir.Entries() {
 			if k.Dir != nil {
 				out = append(out, path+k.Name+"/")
-				walk(k, path+k.Name+"/")
+				walk(&k, path+k.Name+"/")
 			} else {
 				out = append(out, path+k.Name)
 			}
@@ -294,7 +293,7 @@ func TestScanRefusesWhatIsNoDirectory(t *testing.T) {
 	mkfile(t, filepath.Join(root, "f"), 1)
 	for _, p := range []string{filepath.Join(root, "missing"), filepath.Join(root, "f")} {
 		if tr, _, err := Scan(ctx, p, ScanOptions{}); err == nil {
-			t.Errorf("%s: scanned as %+v", p, tr.Root)
+			t.Errorf("%s: scanned as %+v", p, tr.Root())
 		}
 	}
 }
@@ -433,11 +432,10 @@ func stopTree(t *testing.T) (string, *Tree, map[string]int64) {
 	sizes := map[string]int64{}
 	var walk func(n *Node, path string)
 	walk = func(n *Node, path string) {
-		for i := range n.Dir.Kids {
-			k := &n.Dir.Kids[i]
+		for _, k := range n.Dir.Entries() {
 			if k.Dir != nil {
 				sizes[path+k.Name+"/"] = k.Dsize
-				walk(k, path+k.Name+"/")
+				walk(&k, path+k.Name+"/")
 			} else {
 				sizes[path+k.Name] = k.Dsize
 			}
@@ -507,7 +505,7 @@ func TestDeleteStopsAtAFileReplacedMidway(t *testing.T) {
 	root, tr, sizes := stopTree(t)
 	a := tr.Find([]string{"a"})
 	var last string
-	for _, k := range a.Dir.Kids {
+	for _, k := range a.Dir.Entries() {
 		if k.Dir == nil {
 			last = k.Name
 		}
@@ -618,7 +616,8 @@ func TestStopsCloseDescriptors(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := Rescan(cctx, root, &tr.Root, ScanOptions{Walk: walkWorkers(2)}); err == nil {
+	top := tr.Root()
+	if _, err := Rescan(cctx, root, &top, ScanOptions{Walk: walkWorkers(2)}); err == nil {
 		t.Errorf("a cancelled rescan: no error")
 	}
 	if after := testfs.OpenFiles(t); after != before {

@@ -45,7 +45,7 @@ func (d *deletion) reopen(up, l *level) (int, error) {
 	}
 	fd, st, err := d.openAt(l.fd, "..")
 	if err == nil {
-		if err = d.asFound(up.node, &st, false); err != nil {
+		if err = d.asFound(&up.node, &st, false); err != nil {
 			unix.Close(fd)
 		}
 	}
@@ -83,7 +83,7 @@ func (d *deletion) stopped(err error) error {
 }
 
 func (d *deletion) push(n *Node, fd int) {
-	d.stack = append(d.stack, &level{node: n, fd: fd})
+	d.stack = append(d.stack, &level{node: *n, fd: fd, kids: n.Dir.cursor()})
 	d.open++
 	for d.open > openBudget && d.closeOne() {
 	}
@@ -131,7 +131,8 @@ func aboveError(err error) error {
 // device and inode) and no mount root; it holds one descriptor at the end,
 // whatever the depth or the path's length.
 func (t *Tree) openDir(names []string) (int, error) {
-	n := &t.Root
+	root := t.Root()
+	n := &root
 	fd, err := retry(func() (int, error) {
 		return unix.Open(n.Name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	})

@@ -38,11 +38,11 @@ func TestSameAsScannedDecides(t *testing.T) {
 // TestExcludedBelowCounts: excluded files and excluded directories are
 // counted apart, at every depth.
 func TestExcludedBelowCounts(t *testing.T) {
-	n := Node{Name: "d", Dir: &Dir{Kids: []Node{
-		{Name: "a.keep", Ino: 3, Flags: Excluded},
-		{Name: "sub", Dir: &Dir{Kids: []Node{{Name: "b.keep", Ino: 4, Flags: Excluded}, {Name: "x", Ino: 5}}}},
-		{Name: "node_modules", Ino: 6, Flags: Excluded | wasDir},
-	}}}
+	n := Node{Name: "d", Dir: NewDir(0,
+		Node{Name: "a.keep", Ino: 3, Flags: Excluded},
+		Node{Name: "sub", Dir: NewDir(0, Node{Name: "b.keep", Ino: 4, Flags: Excluded}, Node{Name: "x", Ino: 5})},
+		Node{Name: "node_modules", Ino: 6, Flags: Excluded | wasDir},
+	)}
 	if f, d := n.ExcludedBelow(); f != 2 || d != 1 {
 		t.Errorf("%d files and %d directories, want 2 and 1", f, d)
 	}

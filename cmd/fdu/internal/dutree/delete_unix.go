@@ -34,7 +34,7 @@ func (t *Tree) remove(ctx context.Context, dirNames []string, in *Dir, k *Node) 
 		return outcome{}, err
 	}
 	if _, err := statAt(fd, k.Name); errors.Is(err, unix.ENOENT) {
-		k.Flags |= gone
+		k.SetFlags(k.Flags | gone)
 		return outcome{}, ErrGone // in the directory scanned, checked: not moved above
 	}
 	d := &deletion{t: t, ctx: ctx, root: k, top: fd, dev: in.Dev, mnt: top.mnt, hasMnt: top.hasMnt,
@@ -63,7 +63,8 @@ func (t *Tree) remove(ctx context.Context, dirNames []string, in *Dir, k *Node) 
 		}
 	}
 	if !d.exact && d.files+d.dirs > 0 {
-		for n, i := &t.Root, 0; n != nil && n.Dir != nil; i++ {
+		root := t.Root()
+		for n, i := &root, 0; n != nil && n.Dir != nil; i++ {
 			t.ours[[2]uint64{n.Dir.Dev, n.Ino}] = now
 			if i == len(dirNames) {
 				break
@@ -100,13 +101,17 @@ type deletion struct {
 }
 
 // level is a directory being walked: its descriptor (-1 while closed for
-// the budget) and its next entry.
+// the budget) and its entries, read one at a time.
 type level struct {
-	node    *Node
+	node    Node
 	fd      int
-	next    int
+	kids    cursor
+	kid     Node // the entry read last
 	changed bool // an entry of it deleted
 }
+
+// more reads l's next entry into l.kid, false at the end.
+func (l *level) more() bool { return l.kids.next(&l.kid) }
 
 // openBudget is the most descriptors a deletion keeps open, whatever the
 // depth: deeper, the directories above are closed and found again from
@@ -135,7 +140,7 @@ func (d *deletion) check(in *Dir) error {
 	}
 	for len(d.stack) > 0 {
 		l := d.stack[len(d.stack)-1]
-		if l.next == len(l.node.Dir.Kids) {
+		if !l.more() {
 			d.stack = d.stack[:len(d.stack)-1]
 			var err error
 			if len(d.stack) > 0 {
@@ -150,8 +155,7 @@ func (d *deletion) check(in *Dir) error {
 		if err := d.stop(); err != nil {
 			return err
 		}
-		kid := &l.node.Dir.Kids[l.next]
-		l.next++
+		kid := &l.kid
 		if kid.Dir != nil {
 			if err := d.enter(l.fd, kid); err != nil {
 				return err
@@ -227,14 +231,13 @@ func (d *deletion) delete(in *Dir) error {
 			return err
 		}
 		l := d.stack[len(d.stack)-1]
-		if l.next == len(l.node.Dir.Kids) {
+		if !l.more() {
 			if err := d.rmdir(l); err != nil {
 				return err
 			}
 			continue
 		}
-		kid := &l.node.Dir.Kids[l.next]
-		l.next++
+		kid := &l.kid
 		if kid.Dir != nil {
 			if err := d.descend(l.fd, kid); err != nil {
 				return err
@@ -256,7 +259,7 @@ func (d *deletion) delete(in *Dir) error {
 func (d *deletion) descend(parent int, n *Node) error {
 	fd, st, err := d.openAt(parent, n.Name)
 	if errors.Is(err, unix.ENOENT) {
-		n.Flags |= gone // and what it held with it
+		n.SetFlags(n.Flags | gone) // and what it held with it
 		if n == d.root {
 			return ErrGone
 		}
@@ -292,7 +295,7 @@ func (d *deletion) rmdir(l *level) error {
 	path := d.path(l.node.Name)
 	st, err := statAt(parent, l.node.Name)
 	if err == nil {
-		err = d.asFound(l.node, &st, false)
+		err = d.asFound(&l.node, &st, false)
 	}
 	if err == nil && BeforeUnlink != nil {
 		BeforeUnlink()
@@ -312,7 +315,7 @@ func (d *deletion) rmdir(l *level) error {
 		}
 		return d.stopped(&pathError{path, err})
 	}
-	l.node.Flags |= gone
+	l.node.SetFlags(l.node.Flags | gone)
 	d.dirs++
 	d.bytes = sat(d.bytes, l.node.Dsize)
 	if up != nil {
@@ -339,14 +342,14 @@ func (d *deletion) unlink(fd int, k *Node, scanned int64) error {
 	}
 	switch {
 	case errors.Is(err, unix.ENOENT):
-		k.Flags |= gone
+		k.SetFlags(k.Flags | gone)
 		return nil
 	case errors.Is(err, unix.EBUSY):
 		return ErrOtherFS // mounted on since
 	case err != nil:
 		return err
 	}
-	k.Flags |= gone
+	k.SetFlags(k.Flags | gone)
 	d.files++
 	if k.Flags&LinkSeen == 0 {
 		d.bytes = sat(d.bytes, k.Dsize)

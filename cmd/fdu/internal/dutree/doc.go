@@ -1,7 +1,8 @@
 // Package dutree is the in-memory tree behind fdu's interactive browser
-// and its ncdu-format export and import: every entry of a scan, about 64
-// bytes each plus its name, with each directory's totals counted as du
-// counts them (a file with several links once).
+// and its ncdu-format export and import: every entry of a scan, packed in
+// its directory's bytes (pack.go: about 8 bytes and its name, where a
+// struct took 64 and its name), with each directory's totals counted as
+// du counts them (a file with several links once).
 //
 // It owns that tree: its scan (on walk options its caller makes), its
 // totals, deletion, and ncdu's JSON format. The tree and the format

@@ -24,17 +24,35 @@ type WriteOptions struct {
 // bytes as they are, valid UTF-8 or not, with quotes, backslashes and
 // control characters escaped.
 func Write(w io.Writer, t *Tree, o WriteOptions) error {
-	e := &encoder{w: bufio.NewWriterSize(w, 64<<10), o: o}
-	e.raw(`[1,2,{"progname":`)
-	e.str(o.Progname)
-	e.raw(`,"progver":`)
-	e.str(o.Progver)
-	e.raw(`,"timestamp":`)
-	e.int(o.Timestamp)
-	e.raw("},\n")
-	e.node(&t.Root, ^t.Root.devOr(0))
+	e := newEncoder(w, o)
+	e.header()
+	root := t.Root()
+	e.node(&root, ^root.Dir.Dev)
 	e.raw("]\n")
 	return e.w.Flush()
+}
+
+// StreamOptions are what fdu's command line asks of an export written as
+// its scan goes (Stream).
+type StreamOptions struct {
+	Exclude       func(path string) bool // --exclude: true leaves the entry out, marked excluded
+	OneFileSystem bool                   // -x: another file system's directories marked otherfs, not entered
+	OnError       func(Error)            // each entry that could not be read, when met
+}
+
+func newEncoder(w io.Writer, o WriteOptions) *encoder {
+	return &encoder{w: bufio.NewWriterSize(w, 64<<10), o: o}
+}
+
+// header writes what comes before the root: the version and metadata.
+func (e *encoder) header() {
+	e.raw(`[1,2,{"progname":`)
+	e.str(e.o.Progname)
+	e.raw(`,"progver":`)
+	e.str(e.o.Progver)
+	e.raw(`,"timestamp":`)
+	e.int(e.o.Timestamp)
+	e.raw("},\n")
 }
 
 type encoder struct {
@@ -48,13 +66,6 @@ func (e *encoder) uint(n uint64) {
 	e.w.Write(strconv.AppendUint(e.w.AvailableBuffer(), n, 10))
 }
 
-func (n *Node) devOr(parent uint64) uint64 {
-	if n.Dir != nil {
-		return n.Dir.Dev
-	}
-	return parent
-}
-
 // node writes n, a directory as an array of its info and its entries;
 // parentDev is its parent's device, written again only where it changes.
 func (e *encoder) node(n *Node, parentDev uint64) {
@@ -64,9 +75,11 @@ func (e *encoder) node(n *Node, parentDev uint64) {
 	}
 	e.raw("[")
 	e.info(n, parentDev)
-	for i := range n.Dir.Kids {
+	c := n.Dir.cursor()
+	var k Node
+	for c.next(&k) {
 		e.raw(",\n")
-		e.node(&n.Dir.Kids[i], n.Dir.Dev)
+		e.node(&k, n.Dir.Dev)
 	}
 	e.raw("]")
 }
@@ -95,8 +108,11 @@ func (e *encoder) info(n *Node, parentDev uint64) {
 			e.uint(uint64(n.Nlink))
 		}
 	}
-	if n.Flags&ReadError != 0 {
-		e.raw(`,"read_error":true`)
+	if n.Flags&(ReadError|Unfinished) != 0 {
+		e.raw(`,"read_error":true`) // what ncdu and gdu show of an unfinished one
+	}
+	if n.Flags&Unfinished != 0 {
+		e.raw(`,"unfinished":true`)
 	}
 	switch {
 	case n.Flags&OtherFS != 0:

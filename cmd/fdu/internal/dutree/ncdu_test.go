@@ -19,7 +19,8 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr.Root.Dir.Kids[0].Flags |= ReadError // a mark the scan as root cannot make
+	first := tr.Top.Entries()[0]
+	first.SetFlags(first.Flags | ReadError) // a mark the scan as root cannot make
 	tr.Recount()
 	for _, mtime := range []bool{true, false} { // false last: it clears tr's times
 		data := export(t, tr, mtime)
@@ -31,7 +32,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("metadata %+v", meta)
 		}
 		if !mtime {
-			zeroMtimes(&tr.Root)
+			zeroMtimes(tr.Top)
 		}
 		if got, want := strings.Join(flatten(back, mtime), "\n"), strings.Join(flatten(tr, mtime), "\n"); got != want {
 			t.Errorf("mtime %v: read back\n%s\nwrote\n%s", mtime, got, want)
@@ -87,7 +88,7 @@ func TestNcduReadsOurs(t *testing.T) {
 	}
 	// And fdu reads ncdu's own scan as it scans: the same tree, but for
 	// the symbolic links, which the format marks only as notreg.
-	clearFlag(&tr.Root, Symlink)
+	clearFlag(tr.Top, Symlink)
 	if got, want := strings.Join(flatten(b, false), "\n"), strings.Join(flatten(tr, false), "\n"); got != want {
 		t.Errorf("ncdu -o read as\n%s\nfdu scanned\n%s", got, want)
 	}
@@ -129,20 +130,22 @@ func files(t *Tree) []string {
 			out = append(out, fmt.Sprintf("%q a=%d d=%d", strings.ToValidUTF8(path, "\uFFFD"), n.Asize, n.Dsize))
 			return
 		}
-		for i := range n.Dir.Kids {
-			walk(&n.Dir.Kids[i], path+"/"+n.Dir.Kids[i].Name)
+		for _, k := range n.Dir.Entries() {
+			walk(&k, path+"/"+k.Name)
 		}
 	}
-	walk(&t.Root, "")
+	root := t.Root()
+	walk(&root, "")
 	slices.Sort(out)
 	return out
 }
 
-func clearFlag(n *Node, f Flags) {
-	n.Flags &^= f
-	if n.Dir != nil {
-		for i := range n.Dir.Kids {
-			clearFlag(&n.Dir.Kids[i], f)
+func clearFlag(d *Dir, f Flags) {
+	d.own.flags &^= f
+	for _, k := range d.Entries() {
+		k.SetFlags(k.Flags &^ f)
+		if k.Dir != nil {
+			clearFlag(k.Dir, f)
 		}
 	}
 }
@@ -175,12 +178,14 @@ func TestReadTruncated(t *testing.T) {
 	}
 }
 
-func zeroMtimes(n *Node) {
-	n.Mtime = 0
-	if n.Dir != nil {
-		n.Dir.Newest = 0
-		for i := range n.Dir.Kids {
-			zeroMtimes(&n.Dir.Kids[i])
+func zeroMtimes(d *Dir) {
+	d.own.mtime, d.Newest = 0, 0
+	kids := d.Entries()
+	for i := range kids {
+		if kids[i].Dir != nil {
+			zeroMtimes(kids[i].Dir)
 		}
+		kids[i].Mtime = 0
 	}
+	d.set(kids)
 }

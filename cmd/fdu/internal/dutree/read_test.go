@@ -28,12 +28,13 @@ func flatten(t *Tree, mtime bool) []string {
 		}
 		out = append(out, line)
 		if n.Dir != nil {
-			for _, i := range byName(n.Dir) {
-				walk(&n.Dir.Kids[i], path+"/"+n.Dir.Kids[i].Name)
+			for _, k := range byName(n.Dir) {
+				walk(&k, path+"/"+k.Name)
 			}
 		}
 	}
-	walk(&t.Root, t.Root.Name)
+	root := t.Root()
+	walk(&root, root.Name)
 	return out
 }
 
@@ -85,8 +86,8 @@ func TestReadDeep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Root.Dir.Asize != depth+5 || tr.Root.Dir.Items != depth {
-		t.Errorf("totals %d, %d items", tr.Root.Dir.Asize, tr.Root.Dir.Items)
+	if tr.Top.Asize != depth+5 || tr.Top.Items != depth {
+		t.Errorf("totals %d, %d items", tr.Top.Asize, tr.Top.Items)
 	}
 }
 
@@ -102,15 +103,15 @@ func TestReadEscapesAndUnknownFields(t *testing.T) {
 	if meta.Progname != "x" {
 		t.Errorf("progname %q", meta.Progname)
 	}
-	k := tr.Root.Dir.Kids
+	k := tr.Top.Entries()
 	if len(k) != 2 || k[1].Name != "raw\xff" || k[0].Name != "ü😀\uFFFDx/" {
 		t.Fatalf("names %q", []string{k[0].Name, k[1].Name})
 	}
 	if k[1].Asize != 2000 || k[1].Flags != HardLink|OtherFS || k[1].Nlink != 3 || k[0].Flags != Symlink|Excluded {
 		t.Errorf("entries %+v", k)
 	}
-	if tr.Root.Dir.Dev != 7 {
-		t.Errorf("dev %d", tr.Root.Dir.Dev)
+	if tr.Top.Dev != 7 {
+		t.Errorf("dev %d", tr.Top.Dev)
 	}
 }
 
@@ -119,6 +120,7 @@ func TestReadEscapesAndUnknownFields(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(`[1,2,{"progname":"ncdu"},[{"name":"/r","asize":1,"dsize":4096,"dev":3},{"name":"a\u0001\xff","hlnkc":true,"ino":4,"nlink":2},[{"name":"d","read_error":true},{"name":"e","excluded":"pattern"}]]]`))
 	f.Add([]byte(`[1,0,{},[{"name":"/"},{"name":"x","y":[1,{"z":null}]}]]`))
+	f.Add([]byte(`[1,2,{},[{"name":"/r"},{"name":"f","asize":5},[{"name":"u","read_error":true,"unfinished":true}]]]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, _, err := Read(bytes.NewReader(data))
 		if err != nil {
@@ -139,15 +141,12 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// byName is the indices of d's entries in name order: the trees compared
-// come in different listing orders.
-func byName(d *Dir) []int {
-	idx := make([]int, len(d.Kids))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(d.Kids[a].Name, d.Kids[b].Name) })
-	return idx
+// byName is d's entries in name order: the trees compared come in
+// different listing orders.
+func byName(d *Dir) []Node {
+	kids := d.Entries()
+	slices.SortFunc(kids, func(a, b Node) int { return strings.Compare(a.Name, b.Name) })
+	return kids
 }
 
 // TestReadTooDeep: nesting past maxDepth is an error, not a stack overflow
@@ -172,8 +171,8 @@ func TestReadHugeNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.Root.Dir.Asize != math.MaxInt64 || tr.Root.Dir.Dsize != math.MaxInt64 {
-		t.Errorf("totals %d %d", tr.Root.Dir.Asize, tr.Root.Dir.Dsize)
+	if tr.Top.Asize != math.MaxInt64 || tr.Top.Dsize != math.MaxInt64 {
+		t.Errorf("totals %d %d", tr.Top.Asize, tr.Top.Dsize)
 	}
 	if _, _, err := Read(bytes.NewReader(export(t, tr, false))); err != nil {
 		t.Errorf("our export of it: %v", err)

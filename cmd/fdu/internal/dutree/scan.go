@@ -1,6 +1,7 @@
 package dutree
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io/fs"
@@ -42,7 +43,9 @@ type Error struct {
 
 // Scan walks root and returns its tree, counted. The errors are those the
 // walk met (each entry concerned is marked ReadError); a nil tree means
-// root itself could not be read.
+// root itself could not be read. A scan stopped by ctx once root was
+// listed keeps what it read: the tree is Incomplete, each directory it
+// did not list marked Unfinished, and the error nil.
 func Scan(ctx context.Context, root string, o ScanOptions) (*Tree, []Error, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -53,36 +56,39 @@ func Scan(ctx context.Context, root string, o ScanOptions) (*Tree, []Error, erro
 	} else if !st.IsDir() {
 		return nil, nil, &fs.PathError{Op: "scan", Path: root, Err: syscall.ENOTDIR}
 	}
-	t := &Tree{Root: Node{Name: abs, Dir: &Dir{}}, Given: root}
-	errs, err := scanInto(ctx, root, &t.Root, o)
-	if err != nil {
+	t := &Tree{Top: &Dir{}, Path: abs, Given: root}
+	errs, read, err := scanInto(ctx, root, t.Top, o)
+	if err != nil && (ctx.Err() == nil || !read) {
 		return nil, errs, err
 	}
+	t.Incomplete = err != nil // until Recount finds nothing Unfinished
 	t.Recount()
 	return t, errs, nil
 }
 
 // Rescan scans the directory n again, at path, replacing what n held; the
 // caller runs Recount. The directory must still be the one scanned (the
-// same device and inode), or the tree is left as it was.
+// same device and inode; one Unfinished has none), or the tree is left as
+// it was, as it is when ctx stops the rescan.
 func Rescan(ctx context.Context, path string, n *Node, o ScanOptions) ([]Error, error) {
-	fresh := Node{Name: n.Name, Dir: &Dir{}}
-	errs, err := scanInto(ctx, path, &fresh, o)
+	fresh := &Dir{}
+	errs, _, err := scanInto(ctx, path, fresh, o)
 	if err != nil {
 		return errs, err
 	}
-	if fresh.Ino != n.Ino || fresh.Dir.Dev != n.Dir.Dev {
+	// One never listed was never identified: nothing to compare with.
+	unlisted := n.Dir.own.flags&Unfinished != 0 && n.Dir.own.ino == 0
+	if !unlisted && (fresh.own.ino != n.Dir.own.ino || fresh.Dev != n.Dir.Dev) {
 		return errs, &fs.PathError{Op: "rescan", Path: path, Err: errors.New("not the directory scanned before (moved or replaced)")}
 	}
-	*n.Dir = *fresh.Dir
-	n.Asize, n.Dsize, n.Mtime, n.Flags = fresh.Asize, fresh.Dsize, fresh.Mtime, fresh.Flags
+	*n.Dir = *fresh
 	return errs, nil
 }
 
 // scanner is one scan's shared state.
 type scanner struct {
 	o       ScanOptions
-	top     *Node
+	top     *Dir
 	rootLen int // len(root path): what precedes the names below it
 
 	// started is when the scan began, before any directory was listed:
@@ -97,9 +103,11 @@ type scanner struct {
 // others under -x are on another file system.
 const listed Flags = 1 << 15
 
-func scanInto(ctx context.Context, root string, top *Node, o ScanOptions) ([]Error, error) {
+// scanInto scans root into top; read is whether it listed root, which a
+// scan that failed or was stopped may have.
+func scanInto(ctx context.Context, root string, top *Dir, o ScanOptions) (errs []Error, read bool, err error) {
 	s := &scanner{o: o, top: top, rootLen: len(root), started: scanClock()}
-	top.Dir.Scanned = s.started
+	top.Scanned = s.started
 	opts := new(walk.Options)
 	if o.Walk != nil {
 		opts = o.Walk()
@@ -107,39 +115,42 @@ func scanInto(ctx context.Context, root string, top *Node, o ScanOptions) ([]Err
 	// What the tree needs of any walk: every entry's metadata, and no
 	// Dir or name kept (the tree copies the names).
 	opts.StatAll, opts.Reuse, opts.OnError = true, true, s.onError
-	err := walk.Dirs(ctx, root, opts, s.dir)
+	err = walk.Dirs(ctx, root, opts, s.dir)
 	if err != nil && !s.listedRoot() {
-		return s.errs, err
+		return s.errs, false, err
 	}
 	s.markErrors()
-	unlist(top, opts.OneFileSystem)
-	return s.errs, ctx.Err()
+	unlist(top, opts.OneFileSystem, ctx.Err() != nil)
+	return s.errs, true, ctx.Err()
 }
 
-func (s *scanner) listedRoot() bool { return s.top.Flags&listed != 0 }
+func (s *scanner) listedRoot() bool { return s.top.own.flags&listed != 0 }
 
-// scanDir is a directory being scanned: its node, and where each of its
-// subdirectories' nodes is until that subdirectory's listing takes it
-// (siblings are listed at once on several workers).
+// scanDir is a directory being scanned: its Dir, and the Dirs of its
+// subdirectories until each one's listing takes it (siblings are listed
+// at once on several workers).
 type scanDir struct {
-	node    *Node
+	dir     *Dir
 	mu      sync.Mutex
-	pending map[string]int // name -> index in node.Dir.Kids
+	pending map[string]*Dir
 }
 
-// take is the node of d's subdirectory name.
-func (p *scanDir) take(name string) *Node {
+// take is the Dir of d's subdirectory name.
+func (p *scanDir) take(name string) *Dir {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	i, ok := p.pending[name]
+	sub, ok := p.pending[name]
 	if !ok {
 		return nil
 	}
 	delete(p.pending, name)
-	return &p.node.Dir.Kids[i]
+	return sub
 }
 
-// dir keeps one directory's listing in its node.
+// packers are the listing workers' buffers.
+var packers = sync.Pool{New: func() any { return new(packer) }}
+
+// dir keeps one directory's listing in its Dir.
 func (s *scanner) dir(d *walk.Dir) error {
 	n := s.top
 	if d.Parent != nil {
@@ -147,58 +158,52 @@ func (s *scanner) dir(d *walk.Dir) error {
 			return fs.SkipDir // cannot happen: the parent listed it
 		}
 	}
-	sd := &scanDir{node: n}
+	sd := &scanDir{dir: n}
 	d.Data = sd
-	n.Flags |= listed
 	in := d.Info
-	n.Asize, n.Dsize, n.Ino, n.Mtime = in.Size, in.Allocated, in.FileID, seconds(in.ModTimeNanos)
-	n.Nlink = uint32(min(in.Links, 1<<32-1))
-	n.Dir.Dev = in.Device
+	n.own = own{asize: in.Size, dsize: in.Allocated, ino: in.FileID, mtime: seconds(in.ModTimeNanos), nlink: uint32(min(in.Links, 1<<32-1)), flags: listed}
+	n.Dev = in.Device
 	if d.Err != nil {
-		n.Flags |= ReadError
+		n.own.flags |= ReadError
 	}
-	kids, names := make([]Node, 0, len(d.Entries)), 0
-	for i := range d.Entries {
-		names += len(d.Entries[i].Name)
-	}
-	arena := make([]byte, 0, names) // one allocation for the directory's names
+	p := packers.Get().(*packer)
+	defer packers.Put(p)
+	p.reset()
 	var bytes int64
 	keep := d.Entries[:0]
 	for i := range d.Entries {
 		e := &d.Entries[i]
-		start := len(arena)
-		arena = append(arena, e.Name...)
-		k := node(e, arena[start:])
+		k := node(e)
 		if s.o.Exclude != nil && s.o.Exclude(childPath(d.Path, e.Name)) {
-			k = Node{Name: k.Name, Ino: k.Ino, Flags: Excluded} // the inode, to delete it by
+			k = Node{Name: k.Name, Ino: k.Ino, Flags: Excluded, Nlink: 1} // the inode, to delete it by
 			if e.Type.IsDir() {
 				k.Flags |= wasDir
 			}
 		} else if e.Type.IsDir() {
-			k.Dir = &Dir{Scanned: s.started}
+			k.Dir = &Dir{Scanned: s.started, Dev: cmp.Or(e.Device, in.Device)} // its listing's, unless never listed
 			keep = append(keep, *e)
 			if sd.pending == nil {
-				sd.pending = map[string]int{}
+				sd.pending = map[string]*Dir{}
 			}
-			sd.pending[k.Name] = len(kids)
+			sd.pending[strings.Clone(e.Name)] = k.Dir
 		}
 		bytes += k.Dsize
-		kids = append(kids, k)
+		p.add(&k)
 	}
 	d.Entries = keep
-	n.Dir.Kids = kids
-	if p := s.o.Progress; p != nil {
-		p.Entries.Add(int64(len(kids)))
-		p.Bytes.Add(bytes + n.Dsize)
+	p.into(n)
+	if pr := s.o.Progress; pr != nil {
+		pr.Entries.Add(int64(len(d.Entries)))
+		pr.Bytes.Add(bytes + n.own.dsize)
 		path := strings.Clone(d.Path)
-		p.Current.Store(&path)
+		pr.Current.Store(&path)
 	}
 	return nil
 }
 
-// node is e as an entry of the tree, named name (e.Name, kept).
-func node(e *frd.Entry, name []byte) Node {
-	k := Node{Name: unsafeString(name), Asize: e.Size, Dsize: e.Allocated, Ino: e.FileID, Mtime: seconds(e.ModTimeNanos)}
+// node is e as an entry of the tree (its name e's, to be copied).
+func node(e *frd.Entry) Node {
+	k := Node{Name: e.Name, Asize: e.Size, Dsize: e.Allocated, Ino: e.FileID, Mtime: seconds(e.ModTimeNanos)}
 	k.Nlink = uint32(min(e.Links, 1<<32-1))
 	switch t := e.Type; {
 	case t&fs.ModeSymlink != 0:
@@ -245,13 +250,13 @@ func (s *scanner) markErrors() {
 	for _, e := range s.errs {
 		names := s.namesOf(e.Path)
 		if n := s.find(names); n != nil {
-			n.Flags |= ReadError
+			n.SetFlags(n.Flags | ReadError)
 			if n.Dir != nil && n.Flags&listed == 0 {
-				statUnread(e.Path, n) // du counts its own size too
+				statUnread(e.Path, n.Dir) // du counts its own size too
 			}
 		} else if len(names) > 0 {
 			if n := s.find(names[:len(names)-1]); n != nil {
-				n.Flags |= ReadError
+				n.SetFlags(n.Flags | ReadError)
 			}
 		}
 	}
@@ -264,32 +269,56 @@ func (s *scanner) namesOf(path string) []string {
 	return strings.Split(strings.Trim(path[s.rootLen:], "/"), "/")
 }
 
-func (s *scanner) find(names []string) *Node { return findIn(s.top, names) }
+func (s *scanner) find(names []string) *Node {
+	root := s.top.node("")
+	return findIn(&root, names)
+}
 
-// unlist clears the listed marks below n; under -x (otherFS), a directory
-// never listed and not failed is marked OtherFS and holds nothing.
-func unlist(n *Node, otherFS bool) {
-	n.Flags &^= listed
-	for i := range n.Dir.Kids {
-		k := &n.Dir.Kids[i]
+// unlist clears the listed marks below d. A directory never listed and
+// not failed is, under -x (otherFS), marked OtherFS and made an entry
+// with nothing below; in a stopped scan, marked Unfinished.
+func unlist(d *Dir, otherFS, stopped bool) {
+	d.own.flags &^= listed
+	c := d.cursor()
+	var k Node
+	repack := false
+	for c.next(&k) {
 		switch {
 		case k.Dir == nil:
 		case k.Flags&listed != 0:
-			unlist(k, otherFS)
-		case otherFS && k.Flags&ReadError == 0:
+			unlist(k.Dir, otherFS, stopped)
+		case k.Flags&ReadError != 0:
+		case otherFS:
+			repack = true
+		case stopped:
+			k.SetFlags(k.Flags | Unfinished)
+		}
+	}
+	if repack {
+		otherFSEntries(d)
+	}
+}
+
+// otherFSEntries makes each directory of d that was never listed nor
+// failed an entry marked OtherFS, with nothing below.
+func otherFSEntries(d *Dir) {
+	kids := d.Entries()
+	for i := range kids {
+		if k := &kids[i]; k.Dir != nil && k.Flags&(listed|ReadError) == 0 {
 			k.Flags |= OtherFS
 			k.Dir = nil
 		}
 	}
+	d.set(kids)
 }
 
 // statUnread fills the own size, inode, device and time of a directory
 // that could not be opened, from a stat of its path.
-func statUnread(path string, n *Node) {
+func statUnread(path string, d *Dir) {
 	st, err := os.Lstat(path)
 	if err != nil {
 		return
 	}
-	n.Asize, n.Mtime = st.Size(), st.ModTime().Unix()
-	fillStat(st, n)
+	d.own.asize, d.own.mtime = st.Size(), st.ModTime().Unix()
+	fillStat(st, d)
 }

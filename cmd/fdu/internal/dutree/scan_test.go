@@ -84,7 +84,7 @@ func TestScanCountsAsDu(t *testing.T) {
 		if err != nil || len(errs) > 0 {
 			t.Fatal(err, errs)
 		}
-		d := tr.Root.Dir
+		d := tr.Top
 		if got, want := d.Dsize, du(t, root, false); got != want {
 			t.Errorf("workers %d: disk usage %d, du says %d", workers, got, want)
 		}
@@ -115,7 +115,7 @@ func checkKinds(t *testing.T, tr *Tree) {
 	if f, hl := tr.Find([]string{"a", "f"}), tr.Find([]string{"x", "hl"}); (f.Flags^hl.Flags)&LinkSeen == 0 {
 		t.Errorf("a/f %b and x/hl %b: exactly one should be LinkSeen", f.Flags, hl.Flags)
 	}
-	if n := tr.Find([]string{"empty"}); n == nil || n.Dir == nil || len(n.Dir.Kids) != 0 {
+	if n := tr.Find([]string{"empty"}); n == nil || n.Dir == nil || n.Dir.Len() != 0 {
 		t.Errorf("empty directory: %+v", n)
 	}
 }
@@ -153,7 +153,7 @@ func TestDeleteUpdatesAncestors(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(root, "x/y")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("x/y still there: %v", err)
 	}
-	if got, want := tr.Root.Dir.Dsize, du(t, root, false); got != want {
+	if got, want := tr.Top.Dsize, du(t, root, false); got != want {
 		t.Errorf("after deleting x/y: %d, du says %d", got, want)
 	}
 	if got, want := x.Dir.Items, count(t, filepath.Join(root, "x")); got != want {
@@ -161,14 +161,14 @@ func TestDeleteUpdatesAncestors(t *testing.T) {
 	}
 	// The counted link goes: the other link is counted now, and the
 	// total, as du's, is unchanged.
-	before := tr.Root.Dir.Dsize
+	before := tr.Top.Dsize
 	if err := tr.Delete(context.Background(), []string{"a"}, "f"); err != nil {
 		t.Fatal(err)
 	}
 	if hl := tr.Find([]string{"x", "hl"}); hl.Flags&LinkSeen != 0 {
 		t.Errorf("x/hl not counted once a/f is gone")
 	}
-	if got, want := tr.Root.Dir.Dsize, du(t, root, false); got != want || got != before {
+	if got, want := tr.Top.Dsize, du(t, root, false); got != want || got != before {
 		t.Errorf("after deleting a/f: %d (before %d), du says %d", got, before, want)
 	}
 }
@@ -221,7 +221,7 @@ func TestRescan(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr.Recount()
-	if got, want := tr.Root.Dir.Dsize, du(t, root, false); got != want {
+	if got, want := tr.Top.Dsize, du(t, root, false); got != want {
 		t.Errorf("after a rescan: %d, du says %d", got, want)
 	}
 	if tr.Find([]string{"a", "b", "new"}) == nil || tr.Find([]string{"a", "b", "c", "deep"}) == nil {

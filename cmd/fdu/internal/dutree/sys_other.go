@@ -9,7 +9,7 @@ import (
 
 // fillStat has no inode or blocks to take here: Windows and the other
 // systems keep the apparent size only (not verified).
-func fillStat(fs.FileInfo, *Node) {}
+func fillStat(fs.FileInfo, *Dir) {}
 
 // Enter makes path the working directory: by its path here, unchecked
 // (not verified on these systems).

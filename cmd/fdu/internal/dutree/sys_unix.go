@@ -11,11 +11,11 @@ import (
 )
 
 // fillStat takes a directory's inode, device, links and blocks from st.
-func fillStat(st fs.FileInfo, n *Node) {
+func fillStat(st fs.FileInfo, d *Dir) {
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		n.Ino, n.Nlink = uint64(sys.Ino), uint32(sys.Nlink)
-		n.Dsize = int64(sys.Blocks) * 512
-		n.Dir.Dev = dirfd.DevNum(sys.Dev)
+		d.own.ino, d.own.nlink = uint64(sys.Ino), uint32(sys.Nlink)
+		d.own.dsize = int64(sys.Blocks) * 512
+		d.Dev = dirfd.DevNum(sys.Dev)
 	}
 }
 

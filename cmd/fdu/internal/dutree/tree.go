@@ -1,16 +1,13 @@
 package dutree
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // Flags mark what a browser shows beside an entry, as ncdu's legend does.
 type Flags uint16
 
 const (
 	ReadError  Flags = 1 << iota // a directory not read in full, or an entry not stat'ed
-	ErrorBelow                   // a directory with a ReadError somewhere below (set by Recount)
+	ErrorBelow                   // a directory with a ReadError or Unfinished below (set by Recount)
 	Excluded                     // left out by an --exclude pattern
 	OtherFS                      // a directory on another file system, left out under -x
 	KernFS                       // left out as a kernel file system (read from ncdu's files)
@@ -18,9 +15,12 @@ const (
 	NotReg                       // neither a regular file nor a directory
 	HardLink                     // a file with more than one link
 	LinkSeen                     // a hard link whose file was counted at an earlier link (set by Recount)
+	Unfinished                   // a directory a stopped scan never listed: its entries are unknown
 )
 
-// Node is one entry: a file, or a directory with its Dir.
+// Node is one entry as read from its directory: a copy, of a file or of
+// a directory with its Dir. Changes to it stay in the copy but for its
+// Flags, which SetFlags writes back.
 type Node struct {
 	Name  string
 	Dir   *Dir  // nil for anything but a directory
@@ -30,12 +30,19 @@ type Node struct {
 	Mtime int64 // seconds since 1970; 0 when unknown
 	Nlink uint32
 	Flags Flags
+
+	in *Dir // the directory it was read from (nil for the root)
+	at int  // a file's: where its flags are in in's packed entries
 }
 
-// Dir is a directory's entries and what Recount adds up below it.
+// Dir is a directory: its entries, packed (pack.go), its own metadata
+// (what its entry in its parent shows) and what Recount adds up below it.
 type Dir struct {
-	Kids []Node
-	Dev  uint64 // the device of the directory and of its files
+	packed []byte
+	subs   []*Dir // the directories among the entries, in their order
+	own    own
+
+	Dev uint64 // the device of the directory and of its files
 	// Scanned is when the scan that listed the directory began, in ns
 	// since 1970 (Linux: CLOCK_REALTIME_COARSE, the clock file times are
 	// stamped from): an entry born since is not the one listed, even with
@@ -49,16 +56,50 @@ type Dir struct {
 	Newest       int64 // the latest Mtime below, the directory's own included
 }
 
-// Tree is a scan: its root's Name is the path scanned, made absolute.
+// own is a directory's own metadata: a Node's fields but its name.
+type own struct {
+	asize, dsize int64
+	ino          uint64
+	mtime        int64
+	nlink        uint32
+	flags        Flags
+}
+
+// Tree is a scan, or an export read.
 type Tree struct {
-	Root  Node
+	Top   *Dir   // the root directory
+	Path  string // the root's name: the path scanned, made absolute
 	Given string // the path scanned as given ("" when read from a file)
+	// Incomplete is a scan stopped before it listed every directory (each
+	// of those marked Unfinished).
+	Incomplete bool
 
 	// ours is, for each inode (device, inode) whose ctime a deletion
 	// changed without removing it (a directory emptied of an entry, a file
 	// with another link left), a time (ns) no earlier than that change:
 	// where there is no birth time, a ctime up to it is not someone else's.
 	ours map[[2]uint64]int64
+}
+
+// NewTree is a tree of the directory root (root.Dir non-nil), root's
+// metadata kept in its Dir.
+func NewTree(root Node) *Tree {
+	root.Dir.setOwn(&root)
+	return &Tree{Top: root.Dir, Path: root.Name}
+}
+
+// Root is the root directory's entry.
+func (t *Tree) Root() Node { return t.Top.node(t.Path) }
+
+// node is d as an entry named name.
+func (d *Dir) node(name string) Node {
+	o := &d.own
+	return Node{Name: name, Dir: d, Asize: o.asize, Dsize: o.dsize, Ino: o.ino, Mtime: o.mtime, Nlink: o.nlink, Flags: o.flags}
+}
+
+// setOwn keeps n's metadata as d's own.
+func (d *Dir) setOwn(n *Node) {
+	d.own = own{asize: n.Asize, dsize: n.Dsize, ino: n.Ino, mtime: n.Mtime, nlink: n.Nlink, flags: n.Flags}
 }
 
 // IsDir reports whether n is a directory.
@@ -97,46 +138,65 @@ func (n *Node) Newest() int64 {
 // Recount sets every directory's totals and the LinkSeen and ErrorBelow
 // marks, in one pass over the tree: a file with several links is counted
 // at the first met in the tree's order (each directory's listing order),
-// the same on every run over the same tree.
+// the same on every run over the same tree. A tree Incomplete stays so
+// while a directory is Unfinished (a rescan lists them).
 func (t *Tree) Recount() {
 	seen := map[[2]uint64]struct{}{}
-	if t.Root.Dir != nil {
-		recount(&t.Root, seen)
+	if t.Top != nil {
+		unfinished := recount(t.Top, seen)
+		t.Incomplete = t.Incomplete && unfinished > 0
 	}
 }
 
-func recount(n *Node, seen map[[2]uint64]struct{}) {
-	d := n.Dir
-	d.Asize, d.Dsize, d.Items, d.Newest = n.Asize, n.Dsize, 0, n.Mtime
-	n.Flags &^= ErrorBelow
-	for i := range d.Kids {
-		k := &d.Kids[i]
+// recount counts d and returns how many directories below are Unfinished.
+func recount(d *Dir, seen map[[2]uint64]struct{}) (unfinished int) {
+	d.Asize, d.Dsize, d.Items, d.Newest = d.own.asize, d.own.dsize, 0, d.own.mtime
+	d.own.flags &^= ErrorBelow
+	c := d.cursor()
+	var k Node
+	for c.next(&k) {
 		d.Items++
-		if k.Dir != nil {
-			recount(k, seen)
-			d.Asize, d.Dsize = sat(d.Asize, k.Dir.Asize), sat(d.Dsize, k.Dir.Dsize)
-			d.Items += k.Dir.Items
-			d.Newest = max(d.Newest, k.Dir.Newest)
-			if k.Flags&(ReadError|ErrorBelow) != 0 {
-				n.Flags |= ErrorBelow
+		if sub := k.Dir; sub != nil {
+			unfinished += recount(sub, seen)
+			if sub.own.flags&Unfinished != 0 {
+				unfinished++
+			}
+			d.Asize, d.Dsize = sat(d.Asize, sub.Asize), sat(d.Dsize, sub.Dsize)
+			d.Items += sub.Items
+			d.Newest = max(d.Newest, sub.Newest)
+			if sub.own.flags&(ReadError|ErrorBelow|Unfinished) != 0 {
+				d.own.flags |= ErrorBelow
 			}
 			continue
 		}
 		d.Newest = max(d.Newest, k.Mtime)
 		if k.Flags&ReadError != 0 {
-			n.Flags |= ErrorBelow
+			d.own.flags |= ErrorBelow
 		}
-		k.Flags &^= LinkSeen
-		if k.Flags&HardLink != 0 {
-			id := [2]uint64{d.Dev, k.Ino}
-			if _, ok := seen[id]; ok {
-				k.Flags |= LinkSeen
-				continue
-			}
-			seen[id] = struct{}{}
+		if counted := countLink(&k, d.Dev, seen); !counted {
+			continue
 		}
 		d.Asize, d.Dsize = sat(d.Asize, k.Asize), sat(d.Dsize, k.Dsize)
 	}
+	return unfinished
+}
+
+// countLink marks the file k LinkSeen (in d's entries) if another link to
+// it was met before, and reports whether it is counted here.
+func countLink(k *Node, dev uint64, seen map[[2]uint64]struct{}) bool {
+	f := k.Flags &^ LinkSeen
+	if k.Flags&HardLink != 0 {
+		id := [2]uint64{dev, k.Ino}
+		if _, ok := seen[id]; ok {
+			f |= LinkSeen
+		} else {
+			seen[id] = struct{}{}
+		}
+	}
+	if f != k.Flags {
+		k.SetFlags(f)
+	}
+	return f&LinkSeen == 0
 }
 
 // sat is a+b for sizes (never negative), at most math.MaxInt64: a tree of
@@ -146,72 +206,4 @@ func sat(a, b int64) int64 {
 		return s
 	}
 	return math.MaxInt64
-}
-
-// Lookup is the entry of d named name, or nil: a search of its entries,
-// which keep the listing's order (the browser sorts its own view).
-func (d *Dir) Lookup(name string) *Node {
-	if i := d.index(name); i >= 0 {
-		return &d.Kids[i]
-	}
-	return nil
-}
-
-func (d *Dir) index(name string) int {
-	for i := range d.Kids {
-		if d.Kids[i].Name == name {
-			return i
-		}
-	}
-	return -1
-}
-
-// Remove takes the entry named name out of d, reporting whether it was
-// there. The totals are Recount's to fix.
-func (d *Dir) Remove(name string) bool {
-	i := d.index(name)
-	if i >= 0 {
-		d.Kids = slices.Delete(d.Kids, i, i+1)
-	}
-	return i >= 0
-}
-
-// Find is the node at names below the root (nil when a name is missing
-// or not a directory on the way).
-func (t *Tree) Find(names []string) *Node { return findIn(&t.Root, names) }
-
-func findIn(n *Node, names []string) *Node {
-	for _, name := range names {
-		if n.Dir == nil {
-			return nil
-		}
-		if n = n.Dir.Lookup(name); n == nil {
-			return nil
-		}
-	}
-	return n
-}
-
-// Links is the paths below the root (names joined by "/") of every
-// hard link to the file dev and ino, in the tree's order, at most max.
-func (t *Tree) Links(dev, ino uint64, max int) []string {
-	var out []string
-	var walk func(n *Node, path string)
-	walk = func(n *Node, path string) {
-		for i := range n.Dir.Kids {
-			k := &n.Dir.Kids[i]
-			switch {
-			case len(out) == max:
-				return
-			case k.Dir != nil:
-				walk(k, path+k.Name+"/")
-			case k.Flags&HardLink != 0 && k.Ino == ino && n.Dir.Dev == dev:
-				out = append(out, path+k.Name)
-			}
-		}
-	}
-	if t.Root.Dir != nil {
-		walk(&t.Root, "")
-	}
-	return out
 }

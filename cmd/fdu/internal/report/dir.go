@@ -1,20 +1,20 @@
 package report
 
 import (
-	"cmp"
-	"math"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 )
 
-// dir reports the directory n at path, level deep, and returns its own
-// usage and that of everything below it, for its parent; ok is false when
-// it is not counted at all.
-func (r *reporter) dir(n *du.Dir, path string, level int) (own, below du.Usage, ok bool) {
+// dir reports the directory n at path, level deep, in parent (nil for an
+// argument), and returns its own usage and that of everything below it,
+// for its parent; ok is false when it is not counted at all. Reading a
+// live scan, it waits for what it reads: n's listing, each subdirectory's
+// in turn, and at the end n's subtree (its errors and moves known); and
+// it lets each subdirectory go once reported.
+func (r *reporter) dir(n, parent *du.Dir, path string, level int) (own, below du.Usage, ok bool) {
+	r.live.WaitListed(n, parent)
 	if n.State() == du.Unreached || r.stopped || !r.once.countsDir(n) {
 		return own, below, false
 	}
@@ -27,14 +27,23 @@ func (r *reporter) dir(n *du.Dir, path string, level int) (own, below du.Usage, 
 	ent.Add(n.FilesSum())
 	r.grand.Add(n.FilesSum())
 	prefix := strings.TrimSuffix(path, "/")
+	if n.SortedByInode(path) {
+		r.live.WaitDone(n, parent) // by its subdirectories' inodes, known once each is read
+	}
 	items := n.InDuOrder(path)
 	for it := range items.All() {
 		name := n.Name(it)
+		if c := it.Sub(); c != nil && r.live != nil {
+			errs.pull(r, n, path) // a subdirectory's own, met once the listing was read
+		}
 		if it.Sub() != nil || r.du.All && name != "" {
 			errs.printBefore(name)
 		}
 		if c := it.Sub(); c != nil {
-			cOwn, cBelow, ok := r.dir(c, prefix+"/"+name, level+1)
+			cOwn, cBelow, ok := r.dir(c, n, prefix+"/"+name, level+1)
+			if r.live != nil {
+				r.live.Release(c)
+			}
 			if r.stopped {
 				return own, below, false
 			}
@@ -56,6 +65,8 @@ func (r *reporter) dir(n *du.Dir, path string, level int) (own, below du.Usage, 
 			r.printIn(u, prefix, name)
 		}
 	}
+	r.live.WaitDone(n, parent)
+	errs.pull(r, n, path)
 	errs.printRest()
 	if n.Moved() {
 		r.msgs.Error(message.Moved(path))
@@ -97,72 +108,4 @@ func (r *reporter) rebaseTo(w *du.Dir, path string) (restore func()) {
 		r.rb = rebase{wp, path}
 	}
 	return func() { r.rb = old }
-}
-
-// placedErrors are the errors of a directory's entries, printed where du
-// meets each entry: before the next subdirectory's walk, or the next
-// file's line (-a).
-type placedErrors struct {
-	errs   []du.Error
-	places map[string]int // the directory's entries, numbered in du's order
-	print  func(msg string)
-}
-
-// entryErrors prints the errors of n itself, at path, which du reports
-// first, and returns its entries', in du's order, to be placed among its
-// subdirectories.
-func (r *reporter) entryErrors(n *du.Dir, path string) placedErrors {
-	if len(n.Errors()) == 0 { // small enough to inline: most directories have none
-		return placedErrors{}
-	}
-	return r.placeErrors(n, path)
-}
-
-func (r *reporter) placeErrors(n *du.Dir, path string) placedErrors {
-	p := placedErrors{print: r.msgs.Error}
-	for _, e := range n.Errors() {
-		e = r.rb.apply(e)
-		if e.Path == path {
-			r.msgs.Error(e.Msg)
-		} else {
-			p.errs = append(p.errs, e)
-		}
-	}
-	if len(p.errs) > 0 {
-		p.places = r.order.Places(path)
-		slices.SortStableFunc(p.errs, func(a, b du.Error) int {
-			return cmp.Compare(p.place(filepath.Base(a.Path)), p.place(filepath.Base(b.Path)))
-		})
-	}
-	return p
-}
-
-// place is the entry name's place in du's order; past the end when the
-// directory does not list it.
-func (p *placedErrors) place(name string) int {
-	if i, ok := p.places[name]; ok {
-		return i
-	}
-	return math.MaxInt
-}
-
-// printBefore prints the errors of the entries du meets before name.
-func (p *placedErrors) printBefore(name string) {
-	if len(p.errs) > 0 { // small enough to inline: most directories have none
-		p.printUpTo(name)
-	}
-}
-
-func (p *placedErrors) printUpTo(name string) {
-	for len(p.errs) > 0 && p.place(filepath.Base(p.errs[0].Path)) < p.place(name) {
-		p.print(p.errs[0].Msg)
-		p.errs = p.errs[1:]
-	}
-}
-
-// printRest prints the errors not printed yet.
-func (p *placedErrors) printRest() {
-	for _, e := range p.errs {
-		p.print(e.Msg)
-	}
 }

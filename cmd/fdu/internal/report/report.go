@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"context"
+	"errors"
 	"strconv"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
@@ -37,6 +38,27 @@ type reporter struct {
 	// rb renames the errors of a directory walked under another path than
 	// the one du meets it by (-L: two links to it).
 	rb rebase
+	// live is the scan read as it runs (du.Live), nil when read whole.
+	live *du.Live
+}
+
+// liveDir reports the directory argument a as it is scanned: a line is
+// printed once du's order reaches it and the walk has read what it sums,
+// and what is printed is let go, so that the report holds the directories
+// between the walk and the printing, not the tree.
+func (r *reporter) liveDir(ctx context.Context, a du.Arg) {
+	tree, live := r.s.ScanLive(ctx, a.Path)
+	defer live.Stop()
+	live.WaitListed(tree, nil)
+	if tree.State() == du.Unreached { // the walk never read it: it is over
+		if err := live.Wait(); err != nil && !errors.Is(err, context.Canceled) {
+			r.msgs.Error(message.CannotReadDir(a.Path, err))
+		}
+		tree.MarkUnreadable(a.Stat)
+	}
+	r.live = live
+	r.dir(tree, nil, a.Path, 0)
+	r.live = nil
 }
 
 func (r *reporter) done() bool { return r.stopped }
@@ -53,8 +75,12 @@ func (r *reporter) fileArg(a du.Arg) {
 // dirArg reports a directory argument: its total alone when that is all
 // du prints of it, else its tree.
 func (r *reporter) dirArg(ctx context.Context, a du.Arg) {
+	if !r.du.Summable() && r.du.Streams() {
+		r.liveDir(ctx, a)
+		return
+	}
 	if !r.du.Summable() {
-		r.dir(scanArg(ctx, r.s, a, r.msgs.Error), a.Path, 0)
+		r.dir(scanArg(ctx, r.s, a, r.msgs.Error), nil, a.Path, 0)
 		return
 	}
 	if total, ok := r.s.Sum(ctx, a.Path, r.once.links, r.msgs.Error); ok {

@@ -1,0 +1,169 @@
+package du
+
+import (
+	"context"
+	"sync"
+
+	"github.com/pbednarcik/flexreaddir/walk"
+)
+
+// Live is a scan the report reads while it runs, so that what it has
+// printed can go: a directory is read once its listing is whole, and let
+// go (Release) once its subtree is reported. The report then holds the
+// directories between the one it prints and those the walk is in, not
+// the tree.
+type Live struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	over    bool // the walk returned
+	err     error
+	cancel  context.CancelFunc
+	held    int  // items listed and not let go
+	peak    int  // the most held at once, for the tests
+	waiting bool // the report waits for the walk, until ready
+	ready   func() bool
+	blocked int // workers held
+	passes  int // how many of them may go one step further
+	stopped bool
+}
+
+// liveHeld is how many items (about 60 bytes each, with a name) the walk
+// may list ahead of the report: past it, a worker that has walked a
+// directory waits while the report prints, so that a report slower than
+// the walk (-a prints a line a file) does not come to hold the tree.
+// While the report waits for the walk, each time it wakes it lets each
+// worker held go one step further (to its next directory walked), not
+// all of them as far as they like: one of them holds what it waits for.
+// The walk's order is du's but for its workers' skew: the one furthest
+// ahead lists the subdirectories the others take next, so the report
+// may wait while the walk goes on ahead, and hold more than this.
+var liveHeld = 1 << 14
+
+// Streams reports whether a run's report may read its scan live: not when
+// a directory may be met twice (several arguments, -L), as then the
+// report reads one walk through another path, whenever it meets it.
+func (c *Config) Streams() bool { return !c.DirsOnce() && c.Deref != DerefAll }
+
+// ScanLive starts the walk of the directory root and returns its tree at
+// once, to be read through l's waits; l.Wait is the walk's end.
+func (s *Scanner) ScanLive(ctx context.Context, root string) (*Dir, *Live) {
+	ctx, cancel := context.WithCancel(ctx)
+	l := &Live{cancel: cancel}
+	l.cond.L = &l.mu
+	t := &treeScan{s: s, top: &Dir{}, live: l}
+	o := s.cfg.WalkOptions(true, t.onError)
+	o.Post = t.post
+	// No extra workers: a worker held for the report (listed) looks to
+	// the walk like one waiting on the disk, and more would start, each
+	// with a listing, to be held in turn.
+	o.IOWorkers, o.OnIOWorkers = 0, nil
+	go func() {
+		err := walk.Dirs(ctx, root, o, t.dir)
+		l.mu.Lock()
+		l.over, l.err = true, err
+		l.cond.Broadcast()
+		l.mu.Unlock()
+	}()
+	return t.top, l
+}
+
+// listed marks d's listing whole.
+func (l *Live) listed(d *Dir) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d.listedAll = true
+	l.held += d.items.len()
+	l.peak = max(l.peak, l.held)
+	l.wake()
+}
+
+// walked marks d's subtree walked, and holds the worker while the report
+// is behind. Held here, after its visit, a worker holds up nothing the
+// report may wait for but what is above d, which a wait lets it finish.
+func (l *Live) walked(d *Dir) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d.listedAll, d.done = true, true
+	l.wake()
+	l.blocked++
+	for l.held > liveHeld && !l.stopped {
+		if l.passes > 0 {
+			l.passes--
+			break
+		}
+		l.cond.Wait()
+	}
+	l.blocked--
+}
+
+// wake tells the report what the walk did; once what it waits for is
+// there, the workers held get no more steps.
+func (l *Live) wake() {
+	if l.waiting && l.ready() {
+		l.waiting, l.passes = false, 0
+	}
+	l.cond.Broadcast()
+}
+
+// WaitListed waits until d's listing is whole, or nothing more can come
+// of it: its parent's subtree is walked (nil: the root's, the walk's end).
+func (l *Live) WaitListed(d, parent *Dir) { l.wait(func() bool { return d.listedAll }, parent) }
+
+// WaitDone waits until d's subtree is walked, or its parent's.
+func (l *Live) WaitDone(d, parent *Dir) { l.wait(func() bool { return d.done }, parent) }
+
+func (l *Live) wait(ready func() bool, parent *Dir) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ready = func() bool { return ready() || l.over || parent != nil && parent.done }
+	for !l.ready() {
+		l.waiting, l.passes = true, l.blocked // each held worker: a step
+		l.cond.Broadcast()
+		l.cond.Wait()
+	}
+	l.waiting, l.ready, l.passes = false, nil, 0
+}
+
+// Stop ends the walk early (du stops at a directory moved) and waits for it.
+func (l *Live) Stop() error {
+	l.mu.Lock()
+	l.stopped = true
+	l.cond.Broadcast()
+	l.mu.Unlock()
+	l.cancel()
+	return l.Wait()
+}
+
+// Wait waits for the walk's end and returns its error.
+func (l *Live) Wait() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for !l.over {
+		l.cond.Wait()
+	}
+	return l.err
+}
+
+// Release lets go of what d holds once its report is printed: its items
+// and their names.
+func (l *Live) Release(d *Dir) {
+	l.mu.Lock()
+	l.held -= d.items.len()
+	l.cond.Broadcast()
+	l.mu.Unlock()
+	d.items, d.names, d.cuts = Items{}, nil, nil
+}
+
+// ErrorsFrom are d's errors from the i-th on, those met so far: a live
+// scan adds to them until d's subtree is walked.
+func (d *Dir) ErrorsFrom(i int) []Error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if i >= len(d.errs) {
+		return nil
+	}
+	return d.errs[i:len(d.errs):len(d.errs)]
+}
