@@ -22,6 +22,7 @@ func TestInternalImportsAsDocumented(t *testing.T) {
 		"dutree":  {"du", "report", "browse"},
 		"message": {"du", "report", "browse", "dutree", "units"},
 		"units":   {"du", "report", "browse", "dutree"},
+		"output":  {"du", "report", "browse", "dutree", "message", "units"},
 	}
 	for pkg, never := range forbidden {
 		files, err := filepath.Glob(filepath.Join("internal", pkg, "*.go"))

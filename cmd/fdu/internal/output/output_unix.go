@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package output
 
 import (
 	"errors"
@@ -59,10 +59,10 @@ func mayWrite(dir int, path string, st *unix.Stat_t) error {
 	return nil
 }
 
-// writeExport writes path with write: in place for what is not a regular
+// writeFile writes path with write: in place for what is not a regular
 // file, or a file with other links (they must see it too), else as a new
 // file renamed over it, with its mode and owner.
-func writeExport(path string, write func(*os.File) error) error {
+func writeFile(path string, write func(*os.File) error) error {
 	dirPath, base := filepath.Split(path)
 	if dirPath == "" {
 		dirPath = "."

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package output
 
 import (
 	"os"
@@ -12,9 +12,9 @@ import (
 
 func mayFollow(string) error { return nil }
 
-// writeExport writes path with write, through a temporary file renamed
+// writeFile writes path with write, through a temporary file renamed
 // over it, or in place for what is not a regular file.
-func writeExport(path string, write func(*os.File) error) error {
+func writeFile(path string, write func(*os.File) error) error {
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
