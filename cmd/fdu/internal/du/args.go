@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
+	"github.com/pbednarcik/flexreaddir/frd"
 )
 
 // Arg is one command-line file and what a stat of it said, or why du
@@ -63,7 +64,7 @@ func trimSlashes(path string) string {
 func (s *Scanner) arg(path string) Arg {
 	st, err := stat(s.cfg, path, s.cfg.Deref != DerefNone)
 	if err == nil && !st.IsDir {
-		s.argIDs[[2]uint64{st.Dev, st.Ino}] = true
+		s.argIDs[frd.ID{Dev: st.Dev, Ino: st.Ino}] = true
 	}
 	return Arg{Path: path, Stat: st, Err: err}
 }

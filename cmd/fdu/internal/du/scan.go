@@ -26,18 +26,18 @@ type Progress interface {
 // walked) is kept across them.
 type Scanner struct {
 	cfg      *Config
-	argIDs   map[[2]uint64]bool // the command line's files: seen twice, counted once
-	progress Progress           // nil unless progress is shown
-	moved    bool               // Sum met a moved directory: du stops there
+	argIDs   map[frd.ID]bool // the command line's files: seen twice, counted once
+	progress Progress        // nil unless progress is shown
+	moved    bool            // Sum met a moved directory: du stops there
 
 	dirsMu sync.Mutex
-	dirs   map[[2]uint64]walkedDir // every directory walked, when du counts each once
-	listed atomic.Int64            // directories whose entries were counted
+	dirs   map[frd.ID]walkedDir // every directory walked, when du counts each once
+	listed atomic.Int64         // directories whose entries were counted
 }
 
 // NewScanner is a run's scanner; progress may be nil.
 func NewScanner(cfg *Config, progress Progress) *Scanner {
-	return &Scanner{cfg: cfg, argIDs: map[[2]uint64]bool{}, progress: progress}
+	return &Scanner{cfg: cfg, argIDs: map[frd.ID]bool{}, progress: progress}
 }
 
 // Config is the run's configuration.
@@ -203,14 +203,14 @@ func (s *Scanner) walkedBefore(n *Dir, path string, dev, ino uint64) *Dir {
 	}
 	s.dirsMu.Lock()
 	defer s.dirsMu.Unlock()
-	if first, ok := s.dirs[[2]uint64{dev, ino}]; ok {
+	if first, ok := s.dirs[frd.ID{Dev: dev, Ino: ino}]; ok {
 		first.n.walkPath = first.path // for the report to name its errors where du meets them
 		return first.n
 	}
 	if s.dirs == nil {
-		s.dirs = make(map[[2]uint64]walkedDir)
+		s.dirs = make(map[frd.ID]walkedDir)
 	}
-	s.dirs[[2]uint64{dev, ino}] = walkedDir{n, path}
+	s.dirs[frd.ID{Dev: dev, Ino: ino}] = walkedDir{n, path}
 	return nil
 }
 
@@ -294,7 +294,7 @@ func (s *Scanner) entries(d *walk.Dir, dir, file func(e *frd.Entry)) {
 // when du hashes all (several arguments, -L), else those with several
 // links, and the command line's own files.
 func (s *Scanner) hashed(e *frd.Entry) bool {
-	return s.cfg.HashAll || e.Links > 1 || s.argIDs[[2]uint64{e.Device, e.FileID}]
+	return s.cfg.HashAll || e.Links > 1 || s.argIDs[frd.ID{Dev: e.Device, Ino: e.FileID}]
 }
 
 // childPath is the path du prints for name in dir: fts appends "/name",

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/pbednarcik/flexreaddir/frd"
 )
 
 // ErrChanged is a deletion refused because the entry on disk is no longer
@@ -155,7 +157,7 @@ func (t *Tree) Delete(ctx context.Context, dirNames []string, name string) error
 		return err
 	}
 	if t.ours == nil {
-		t.ours = map[[2]uint64]int64{}
+		t.ours = map[frd.ID]int64{}
 	}
 	out, err := t.remove(ctx, dirNames, dir.Dir, k)
 	// The tree follows the disk: out of it goes what the deletion found
@@ -188,7 +190,7 @@ func (t *Tree) Delete(ctx context.Context, dirNames []string, name string) error
 // it deleted anything, and the links it deleted of each file with several.
 type outcome struct {
 	some  bool
-	links map[[2]uint64]uint32
+	links map[frd.ID]uint32
 }
 
 // prune takes the entries marked gone out of d, at every depth, and
@@ -215,7 +217,7 @@ func prune(d *Dir) int64 {
 
 // unlinked lowers the link counts of the files whose links were deleted,
 // as the disk's did; one link left is no hard link.
-func (t *Tree) unlinked(ids map[[2]uint64]uint32) {
+func (t *Tree) unlinked(ids map[frd.ID]uint32) {
 	if len(ids) == 0 {
 		return
 	}
@@ -227,7 +229,7 @@ func (t *Tree) unlinked(ids map[[2]uint64]uint32) {
 		for c.next(&k) {
 			if k.Dir != nil {
 				walk(k.Dir)
-			} else if ids[[2]uint64{d.Dev, k.Ino}] > 0 && k.Flags&HardLink != 0 {
+			} else if ids[frd.ID{Dev: d.Dev, Ino: k.Ino}] > 0 && k.Flags&HardLink != 0 {
 				changed = true
 			}
 		}
@@ -239,11 +241,11 @@ func (t *Tree) unlinked(ids map[[2]uint64]uint32) {
 }
 
 // lowerLinks lowers, in d, the link counts of the files in ids.
-func lowerLinks(d *Dir, ids map[[2]uint64]uint32) {
+func lowerLinks(d *Dir, ids map[frd.ID]uint32) {
 	kids := d.Entries()
 	for i := range kids {
 		k := &kids[i]
-		if gone := ids[[2]uint64{d.Dev, k.Ino}]; gone > 0 && k.Dir == nil && k.Flags&HardLink != 0 {
+		if gone := ids[frd.ID{Dev: d.Dev, Ino: k.Ino}]; gone > 0 && k.Dir == nil && k.Flags&HardLink != 0 {
 			k.Nlink -= min(gone, k.Nlink-1)
 			if k.Nlink <= 1 {
 				k.Flags &^= HardLink

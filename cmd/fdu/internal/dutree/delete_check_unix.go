@@ -2,7 +2,10 @@
 
 package dutree
 
-import "golang.org/x/sys/unix"
+import (
+	"github.com/pbednarcik/flexreaddir/frd"
+	"golang.org/x/sys/unix"
+)
 
 // What a deletion compares of each entry on disk with the scan.
 
@@ -16,7 +19,7 @@ func (d *deletion) sameFile(k *Node, scanned int64, st *diskEntry) error {
 		return ErrUnknown // no inode to check it by
 	case st.ino != k.Ino || !sameType(k, st.mode):
 		return ErrChanged
-	case !sameAsScanned(st.times, scanned, d.exact, d.t.ours[[2]uint64{st.dev, st.ino}]):
+	case !sameAsScanned(st.times, scanned, d.exact, d.t.ours[frd.ID{Dev: st.dev, Ino: st.ino}]):
 		return ErrChanged // the inode number of a file made since
 	}
 	return nil
@@ -30,7 +33,7 @@ func (d *deletion) sameDir(n *Node, st *diskEntry) error {
 		return ErrOtherFS
 	case st.ino != n.Ino:
 		return ErrChanged
-	case !sameAsScanned(st.times, n.Dir.Scanned, d.exact, d.t.ours[[2]uint64{st.dev, st.ino}]):
+	case !sameAsScanned(st.times, n.Dir.Scanned, d.exact, d.t.ours[frd.ID{Dev: st.dev, Ino: st.ino}]):
 		return ErrChanged
 	}
 	return nil

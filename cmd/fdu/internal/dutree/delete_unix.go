@@ -7,6 +7,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/pbednarcik/flexreaddir/frd"
 	"golang.org/x/sys/unix"
 )
 
@@ -55,17 +56,17 @@ func (t *Tree) remove(ctx context.Context, dirNames []string, in *Dir, k *Node) 
 	// every directory above what it deleted.
 	now := time.Now().UnixNano()
 	if d.topChanged {
-		t.ours[[2]uint64{top.dev, top.ino}] = now
+		t.ours[frd.ID{Dev: top.dev, Ino: top.ino}] = now
 	}
 	for _, l := range d.stack {
 		if l.changed || !d.exact && d.files+d.dirs > 0 {
-			t.ours[[2]uint64{d.dev, l.node.Ino}] = now
+			t.ours[frd.ID{Dev: d.dev, Ino: l.node.Ino}] = now
 		}
 	}
 	if !d.exact && d.files+d.dirs > 0 {
 		root := t.Root()
 		for n, i := &root, 0; n != nil && n.Dir != nil; i++ {
-			t.ours[[2]uint64{n.Dir.Dev, n.Ino}] = now
+			t.ours[frd.ID{Dev: n.Dir.Dev, Ino: n.Ino}] = now
 			if i == len(dirNames) {
 				break
 			}
@@ -96,8 +97,8 @@ type deletion struct {
 
 	// The second phase's count.
 	files, dirs, bytes int64
-	links              map[[2]uint64]uint32 // links deleted of each file with several
-	topChanged         bool                 // an entry of top deleted
+	links              map[frd.ID]uint32 // links deleted of each file with several
+	topChanged         bool              // an entry of top deleted
 }
 
 // level is a directory being walked: its descriptor (-1 while closed for
@@ -311,7 +312,7 @@ func (d *deletion) rmdir(l *level) error {
 	}
 	if err != nil {
 		if l.changed { // emptied of entries, and left
-			d.t.ours[[2]uint64{d.dev, l.node.Ino}] = time.Now().UnixNano()
+			d.t.ours[frd.ID{Dev: d.dev, Ino: l.node.Ino}] = time.Now().UnixNano()
 		}
 		return d.stopped(&pathError{path, err})
 	}
@@ -356,9 +357,9 @@ func (d *deletion) unlink(fd int, k *Node, scanned int64) error {
 	}
 	if st.nlink > 1 {
 		// Its other links' ctime is this deletion's now.
-		id := [2]uint64{st.dev, st.ino}
+		id := frd.ID{Dev: st.dev, Ino: st.ino}
 		if d.links == nil {
-			d.links = map[[2]uint64]uint32{}
+			d.links = map[frd.ID]uint32{}
 		}
 		d.links[id]++
 		d.t.ours[id] = time.Now().UnixNano()

@@ -1,6 +1,10 @@
 package dutree
 
-import "math"
+import (
+	"math"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+)
 
 // Flags mark what a browser shows beside an entry, as ncdu's legend does.
 type Flags uint16
@@ -78,7 +82,7 @@ type Tree struct {
 	// changed without removing it (a directory emptied of an entry, a file
 	// with another link left), a time (ns) no earlier than that change:
 	// where there is no birth time, a ctime up to it is not someone else's.
-	ours map[[2]uint64]int64
+	ours map[frd.ID]int64
 }
 
 // NewTree is a tree of the directory root (root.Dir non-nil), root's
@@ -141,7 +145,7 @@ func (n *Node) Newest() int64 {
 // the same on every run over the same tree. A tree Incomplete stays so
 // while a directory is Unfinished (a rescan lists them).
 func (t *Tree) Recount() {
-	seen := map[[2]uint64]struct{}{}
+	seen := map[frd.ID]struct{}{}
 	if t.Top != nil {
 		unfinished := recount(t.Top, seen)
 		t.Incomplete = t.Incomplete && unfinished > 0
@@ -149,7 +153,7 @@ func (t *Tree) Recount() {
 }
 
 // recount counts d and returns how many directories below are Unfinished.
-func recount(d *Dir, seen map[[2]uint64]struct{}) (unfinished int) {
+func recount(d *Dir, seen map[frd.ID]struct{}) (unfinished int) {
 	d.Asize, d.Dsize, d.Items, d.Newest = d.own.asize, d.own.dsize, 0, d.own.mtime
 	d.own.flags &^= ErrorBelow
 	c := d.cursor()
@@ -183,10 +187,10 @@ func recount(d *Dir, seen map[[2]uint64]struct{}) (unfinished int) {
 
 // countLink marks the file k LinkSeen (in d's entries) if another link to
 // it was met before, and reports whether it is counted here.
-func countLink(k *Node, dev uint64, seen map[[2]uint64]struct{}) bool {
+func countLink(k *Node, dev uint64, seen map[frd.ID]struct{}) bool {
 	f := k.Flags &^ LinkSeen
 	if k.Flags&HardLink != 0 {
-		id := [2]uint64{dev, k.Ino}
+		id := frd.ID{Dev: dev, Ino: k.Ino}
 		if _, ok := seen[id]; ok {
 			f |= LinkSeen
 		} else {
