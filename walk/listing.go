@@ -50,15 +50,22 @@ func (k *worker) list(n *node, fd handle) (part []frd.Entry, done, ok bool) {
 		}
 		part, more = k.statSplit(part, fd, d.Path)
 	}
-	for _, errs := range [][]error{k.errs, more, {err}} {
-		for _, err := range errs {
-			if err != nil && !w.report(d, errPath(err, d.Path), d.Depth, err) {
-				return part, done, false
-			}
-		}
+	if !w.reportAll(d, k.errs) || !w.reportAll(d, more) || err != nil && !w.reportAll(d, []error{err}) {
+		return part, done, false
 	}
 	part, ok = w.finishListing(n, fd, part)
 	return part, done, ok
+}
+
+// reportAll reports each of errs, met listing d; false when OnError ended
+// the walk.
+func (w *walker) reportAll(d *Dir, errs []error) bool {
+	for _, err := range errs {
+		if !w.report(d, errPath(err, d.Path), d.Depth, err) {
+			return false
+		}
+	}
+	return true
 }
 
 // statSplit stats the regular files of entries, listed by names, across
