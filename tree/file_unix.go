@@ -351,9 +351,16 @@ func copyRange(ctx context.Context, in, out int, off, n int64) (int64, error) {
 			break // the source shrank
 		}
 		done += int64(k)
+		if testHookChunk != nil {
+			testHookChunk(done)
+		}
 	}
 	return done, nil
 }
+
+// testHookChunk, when a test sets it, runs after each chunk copyRange
+// copies, with the bytes copied so far.
+var testHookChunk func(done int64)
 
 func preadWrite(in, out int, off, n int64) (int64, error) {
 	buf := make([]byte, min(n, 128<<10))
