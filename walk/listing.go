@@ -121,7 +121,10 @@ func (w *walker) enter(n *node, fd handle) bool {
 		w.report(d, d.Path, d.Depth, err)
 		return false
 	}
-	info.Name = filepath.Base(d.Path)
+	info.Name = n.fdn.Name // not a slice of Path: that would keep Path alive
+	if n.parent == nil {
+		info.Name = filepath.Base(d.Path)
+	}
 	d.Info, n.dev, n.ino = info, dev, ino
 	n.fdn.Identify(dev, ino)
 	switch {

@@ -2,8 +2,11 @@ package walk
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 )
@@ -69,6 +72,37 @@ func (w *walker) open(n *node) (handle, error) {
 	return fd, err
 }
 
+// pathOf builds n's path from the names up to the root. A directory
+// holds its Path only during its visit and its Post, its name between
+// them: a walk down a chain d levels deep then holds one path per worker
+// rather than d of them, which a user who can make such a chain would
+// otherwise turn into d²·NAME_MAX bytes of a root process's memory.
+func pathOf(n *node) string {
+	if n.parent == nil {
+		return n.dir.Path
+	}
+	a, size := n, 0
+	for ; a.parent != nil; a = a.parent {
+		size += 1 + len(a.fdn.Name)
+	}
+	root := a.dir.Path
+	if root == "" || os.IsPathSeparator(root[len(root)-1]) {
+		size-- // no separator after the root (dirfd.Join's rule)
+	}
+	b := make([]byte, len(root)+size)
+	i := len(b)
+	for a := n; a.parent != nil; a = a.parent {
+		i -= len(a.fdn.Name)
+		copy(b[i:], a.fdn.Name)
+		if i > len(root) {
+			i--
+			b[i] = filepath.Separator
+		}
+	}
+	copy(b, root)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is never written again
+}
+
 // isLoop reports whether n is the same directory as one of its ancestors.
 func (n *node) isLoop() bool {
 	if n.ino == 0 {
@@ -105,7 +139,7 @@ func (w *walker) children(n *node, fd handle, entries []frd.Entry) []*node {
 		if follow {
 			c.links++
 		}
-		c.dir = Dir{Path: joinPath(n.dir.Path, c.fdn.Name), Depth: n.dir.Depth + 1, Parent: &n.dir, fd: noHandle}
+		c.dir = Dir{Depth: n.dir.Depth + 1, Parent: &n.dir, fd: noHandle} // Path: pathOf, at its visit
 		c.remaining.Store(1)
 		subs = append(subs, c)
 	}

@@ -178,6 +178,9 @@ func (w *walker) finish(n *node) {
 		if n.remaining.Add(-1) != 0 {
 			return
 		}
+		if n.hasSubs && (w.opts.DetectMoves || n.visited && w.opts.Post != nil) {
+			n.dir.Path = pathOf(n) // dropped while its subdirectories were walked
+		}
 		if n.hasSubs && w.opts.DetectMoves && n.parent != nil && n.fdn.Moved(n.dir.Path, n.dev, n.ino, n.parent.dev, n.parent.ino) {
 			err := &os.PathError{Op: "walk", Path: n.dir.Path, Err: ErrMoved}
 			if !w.report(&n.dir, n.dir.Path, n.dir.Depth, err) {

@@ -192,7 +192,7 @@ type Error struct {
 	// Dir is the directory being opened or listed when the error came, or
 	// the one holding the entry that failed. For a directory that could not
 	// be opened it has Path, Depth and Parent only. Valid until the walk
-	// ends.
+	// ends, its Path as Dir.Path says.
 	// Under Options.Reuse it is valid only during OnError, and the
 	// error Dirs returns has none.
 	Dir *Dir
@@ -210,8 +210,13 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Dir is one directory of a walk.
 type Dir struct {
-	Path  string // the root as given, joined with the names below it
-	Depth int    // 0 for the root
+	// Path is the root as given, joined with the names below it, during
+	// the directory's own DirFunc, Post and OnError calls. A directory
+	// with subdirectories drops it between its visit and its Post (a
+	// Parent's Path is empty then), so that a walk down a deep tree holds
+	// one path per worker rather than one per level.
+	Path  string
+	Depth int // 0 for the root
 	// Info is the directory's own metadata from a stat of its open
 	// descriptor: Name (the last element of Path), Type (fs.ModeDir), Size,
 	// ModTimeNanos, ChangeTimeNanos, FileID, Allocated, Links and Device,

@@ -94,6 +94,7 @@ func (k *worker) visit(n *node) {
 		return
 	}
 	d := &n.dir
+	d.Path = pathOf(n)
 	fd, err := w.open(n)
 	if err != nil {
 		if n.parent == nil || !errors.Is(err, fs.ErrNotExist) {
@@ -158,6 +159,9 @@ func (w *walker) queue(n *node, fd handle, subdirs []*node) (kept bool) {
 		n.hasSubs = true
 		n.unopened.Store(int32(len(subdirs)))
 		n.remaining.Add(int32(len(subdirs)))
+		if n.parent != nil {
+			n.dir.Path = "" // pathOf builds it again for Post: see there
+		}
 		// Beyond the budget its subdirectories are found again from an
 		// open ancestor; the root is always kept.
 		kept = w.fds.Keep(&n.fdn, fd, n.parent == nil)
