@@ -194,6 +194,9 @@ func (w *walker) finish(n *node) {
 			}
 		}
 		parent := n.parent
+		if parent != nil {
+			n.dir.Path = "" // a finished node may stay reachable, through a Parent
+		}
 		if w.opts.Reuse && parent != nil {
 			// Done: no subdirectory is left to read it through Parent,
 			// and its descriptor was closed when the last one was opened.
