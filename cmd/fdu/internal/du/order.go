@@ -25,6 +25,10 @@ func (d *Dir) InDuOrder(path string) Items {
 	return d.items.sortedIn(d.cuts, big, func(a, b Item) int { return cmp.Compare(a.inode(), b.inode()) })
 }
 
+// ListedMany reports whether d listed enough entries for du to sort them
+// by inode: only then do SortedByInode and InDuOrder read their path.
+func (d *Dir) ListedMany() bool { return d.nentries > ftsSortMin }
+
 // SortedByInode reports whether du meets d's items, at path, in inode
 // order rather than the listing's.
 func (d *Dir) SortedByInode(path string) bool { return d.nentries > ftsSortMin && !isTmpfs(path) }

@@ -14,19 +14,35 @@ import (
 // in turn, and at the end n's subtree (its errors and moves known); and
 // it lets each subdirectory go once reported.
 func (r *reporter) dir(n, parent *du.Dir, path string, level int) (own, below du.Usage, ok bool) {
+	r.path = append(r.path[:0], path...)
+	return r.dirAt(n, parent, len(path), level)
+}
+
+// dirAt is dir for the directory at r.path[:end]. Each level builds its
+// path from the one buffer when it needs it, as fts does, and holds none
+// while its subdirectories are reported: a chain d levels deep then
+// costs one path, not d of them.
+func (r *reporter) dirAt(n, parent *du.Dir, end, level int) (own, below du.Usage, ok bool) {
 	r.live.WaitListed(n, parent)
 	if n.State() == du.Unreached || r.stopped || !r.once.countsDir(n) {
 		return own, below, false
 	}
 	if w := n.Walked(); w != n {
-		defer r.rebaseTo(w, path)()
+		defer r.rebaseTo(w, r.pathTo(end))()
 		n = w
 	}
-	errs := r.entryErrors(n, path)
+	errs := r.entryErrors(n, end)
 	var ent, sub du.Usage // entries directly inside; everything deeper
 	ent.Add(n.FilesSum())
 	r.grand.Add(n.FilesSum())
-	prefix := strings.TrimSuffix(path, "/")
+	prefix := end // the path without one trailing slash, for its entries'
+	if end > 0 && r.path[end-1] == '/' {
+		prefix--
+	}
+	path := "" // made only for a directory du may sort: most need none
+	if n.ListedMany() {
+		path = r.pathTo(end)
+	}
 	if n.SortedByInode(path) {
 		r.live.WaitDone(n, parent) // by its subdirectories' inodes, known once each is read
 	}
@@ -34,13 +50,14 @@ func (r *reporter) dir(n, parent *du.Dir, path string, level int) (own, below du
 	for it := range items.All() {
 		name := n.Name(it)
 		if c := it.Sub(); c != nil && r.live != nil {
-			errs.pull(r, n, path) // a subdirectory's own, met once the listing was read
+			errs.pull(r, n, end) // a subdirectory's own, met once the listing was read
 		}
 		if it.Sub() != nil || r.du.All && name != "" {
 			errs.printBefore(name)
 		}
 		if c := it.Sub(); c != nil {
-			cOwn, cBelow, ok := r.dir(c, n, prefix+"/"+name, level+1)
+			r.path = append(append(r.path[:prefix], '/'), name...)
+			cOwn, cBelow, ok := r.dirAt(c, n, len(r.path), level+1)
 			if r.live != nil {
 				r.live.Release(c)
 			}
@@ -62,14 +79,15 @@ func (r *reporter) dir(n, parent *du.Dir, path string, level int) (own, below du
 		ent.Add(u)
 		r.grand.Add(u)
 		if r.du.All && level+1 <= r.du.MaxDepth {
-			r.printIn(u, prefix, name)
+			r.path = append(append(r.path[:prefix], '/'), name...)
+			r.printBytes(u, r.path)
 		}
 	}
 	r.live.WaitDone(n, parent)
-	errs.pull(r, n, path)
+	errs.pull(r, n, end) // the subdirectories wrote past end only
 	errs.printRest()
 	if n.Moved() {
-		r.msgs.Error(message.Moved(path))
+		r.msgs.Error(message.Moved(r.pathTo(end)))
 		r.stopped = true
 		return own, below, false
 	}
@@ -81,12 +99,15 @@ func (r *reporter) dir(n, parent *du.Dir, path string, level int) (own, below du
 		shown.Add(sub)
 	}
 	if level <= r.du.MaxDepth {
-		r.print(shown, path)
+		r.printBytes(shown, r.path[:end])
 	}
 	below = ent
 	below.Add(sub)
 	return own, below, true
 }
+
+// pathTo is the path in r.path[:end] as a string.
+func (r *reporter) pathTo(end int) string { return string(r.path[:end]) }
 
 // rebase moves the errors met under from to where du meets them, to.
 type rebase struct{ from, to string }

@@ -19,12 +19,12 @@ type placedErrors struct {
 	print  func(msg string)
 }
 
-// entryErrors prints the errors of n itself, at path, which du reports
+// entryErrors prints the errors of n itself, at r.path[:end], which du reports
 // first, and returns its entries', in du's order, to be placed among its
 // subdirectories.
-func (r *reporter) entryErrors(n *du.Dir, path string) placedErrors {
+func (r *reporter) entryErrors(n *du.Dir, end int) placedErrors {
 	p := placedErrors{print: r.msgs.Error}
-	p.pull(r, n, path)
+	p.pull(r, n, end)
 	return p
 }
 
@@ -32,11 +32,12 @@ func (r *reporter) entryErrors(n *du.Dir, path string) placedErrors {
 // at once, its entries' placed in du's order among those not printed.
 // A live scan adds a subdirectory's (it cannot be opened, or stat'ed)
 // after n's listing, but before the report reaches it.
-func (p *placedErrors) pull(r *reporter, n *du.Dir, path string) {
+func (p *placedErrors) pull(r *reporter, n *du.Dir, end int) {
 	news := n.ErrorsFrom(p.seen)
 	if len(news) == 0 { // most directories have none
 		return
 	}
+	path := r.pathTo(end)
 	p.seen += len(news)
 	added := false
 	for _, e := range news {

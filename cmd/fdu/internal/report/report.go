@@ -40,6 +40,9 @@ type reporter struct {
 	rb rebase
 	// live is the scan read as it runs (du.Live), nil when read whole.
 	live *du.Live
+	// path is the path of the directory being reported, or of a file
+	// under -a (dirAt).
+	path []byte
 }
 
 // liveDir reports the directory argument a as it is scanned: a line is
@@ -89,15 +92,26 @@ func (r *reporter) dirArg(ctx context.Context, a du.Arg) {
 	}
 }
 
-func (r *reporter) print(u du.Usage, path string) { r.printIn(u, path, "") }
-
-// printIn prints the line of dir/name (of dir, with no name) without
-// joining them first: -a prints a line per file.
-func (r *reporter) printIn(u du.Usage, dir, name string) {
-	if v, t := r.value(u), r.cfg.Threshold; t < 0 && v > uint64(-t) || t >= 0 && v < uint64(t) {
-		return
+func (r *reporter) print(u du.Usage, path string) {
+	if r.above(u) {
+		r.line(u, path)
 	}
-	r.lineIn(u, dir, name)
+}
+
+// printBytes is print for a path in r.path: -a prints a line per file
+// without making a string of each.
+func (r *reporter) printBytes(u du.Usage, path []byte) {
+	if r.above(u) {
+		r.head(u)
+		r.out.Write(path)
+		r.end()
+	}
+}
+
+// above reports whether u passes --threshold.
+func (r *reporter) above(u du.Usage) bool {
+	v, t := r.value(u), r.cfg.Threshold
+	return !(t < 0 && v > uint64(-t) || t >= 0 && v < uint64(t))
 }
 
 // value is what a line shows of u: bytes, or inodes under --inodes.
@@ -109,20 +123,24 @@ func (r *reporter) value(u du.Usage) uint64 {
 }
 
 // line prints a line whatever the threshold, as du prints its total.
-func (r *reporter) line(u du.Usage, path string) { r.lineIn(u, path, "") }
+func (r *reporter) line(u du.Usage, path string) {
+	r.head(u)
+	r.out.WriteString(path)
+	r.end()
+}
 
-func (r *reporter) lineIn(u du.Usage, path, name string) {
+// head writes a line's size, and time under --time, up to its path.
+func (r *reporter) head(u du.Usage) {
 	r.out.WriteString(r.cfg.Unit.Format(r.value(u)))
 	if r.du.ShowTime {
 		r.out.WriteByte('\t')
 		r.out.WriteString(r.formatTime(u.TMax))
 	}
 	r.out.WriteByte('\t')
-	r.out.WriteString(path)
-	if name != "" {
-		r.out.WriteByte('/')
-		r.out.WriteString(name)
-	}
+}
+
+// end ends a line: NUL under -0.
+func (r *reporter) end() {
 	if r.cfg.Null {
 		r.out.WriteByte(0)
 	} else {
