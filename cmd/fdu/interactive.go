@@ -50,7 +50,7 @@ func (c *command) browseMode(cfg *config, v *flagValues) (int, bool) {
 		c.warn("the age filters are the browser's: -o writes the whole scan")
 		return c.tryHelp(), false
 	}
-	bf.age = f
+	v.browse.age = f
 	if cfg.report.View != "" {
 		c.warn("-i, -o and -f are not --%s: choose one", cfg.report.View)
 		return c.tryHelp(), false

@@ -3,6 +3,7 @@ package browse
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/trash"
@@ -17,6 +18,7 @@ type item struct {
 
 // outcome is what became of one item of a batch: err nil when it went.
 type outcome struct {
+	names []string // its directory's, below the root
 	path  string
 	size  int64
 	where string // where the trash put it
@@ -84,7 +86,7 @@ func (b *browser) runBatch(items []item, toTrash bool) {
 	var gone int64
 	for _, it := range items {
 		path := join(b.stack[0].Name, append(it.names[:len(it.names):len(it.names)], it.name))
-		o := outcome{path: path}
+		o := outcome{names: it.names, path: path}
 		n := b.cfg.Tree.Find(append(it.names[:len(it.names):len(it.names)], it.name))
 		if n != nil {
 			o.size = b.sizeOf(n, b.apparent)
@@ -117,6 +119,7 @@ func (b *browser) runBatch(items []item, toTrash bool) {
 		}
 	}
 	b.afterChange()
+	rescanned := b.rescanChanged(refused)
 	b.refresh("")
 	verb := "Deleted"
 	if toTrash {
@@ -127,6 +130,9 @@ func (b *browser) runBatch(items []item, toTrash bool) {
 		lines = append(lines, "", "Refused, and left where they are:")
 		for _, o := range refused {
 			lines = append(lines, "  "+esc(o.path)+": "+esc(reason(o.err, b.cfg.Format)))
+		}
+		if rescanned > 0 {
+			lines = append(lines, textf("The %s holding what changed on disk rescanned: the view is the disk.", plural(int64(rescanned), "directory", "directories")))
 		}
 	}
 	if len(done) > 0 {
@@ -175,4 +181,29 @@ func (b *browser) sizeWord() string {
 		return "apparent size"
 	}
 	return "disk usage"
+}
+
+// rescanChanged scans again each directory holding an entry refused as
+// changed on disk since the scan, or stopped part-way, so that the totals
+// are the disk's, as a single deletion stopped part-way does; it returns
+// how many it scanned.
+func (b *browser) rescanChanged(refused []outcome) int {
+	seen := map[string]bool{}
+	n := 0
+	for _, o := range refused {
+		var stopped *dutree.StoppedError
+		changed := errors.Is(o.err, dutree.ErrChanged) || errors.Is(o.err, dutree.ErrNotEmpty) ||
+			errors.As(o.err, &stopped) && stopped.Files+stopped.Dirs > 0
+		key := strings.Join(o.names, "/")
+		if !changed || seen[key] {
+			continue
+		}
+		seen[key] = true
+		msg := b.message
+		if b.rescanAt(o.names) {
+			n++
+		}
+		b.message = msg
+	}
+	return n
 }

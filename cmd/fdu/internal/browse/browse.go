@@ -353,8 +353,15 @@ func (b *browser) deleteSelected() {
 // rescan scans the directory shown again, its progress on the screen; q
 // stops it and leaves the tree as it was. It reports whether the tree now
 // holds the new scan.
-func (b *browser) rescan() bool {
+func (b *browser) rescan() bool { return b.rescanAt(b.names()) }
+
+// rescanAt is rescan of the directory at names below the root.
+func (b *browser) rescanAt(names []string) bool {
 	if b.cfg.Rescan == nil {
+		return false
+	}
+	n := b.cfg.Tree.Find(names)
+	if n == nil || n.Dir == nil {
 		return false
 	}
 	keep := ""
@@ -369,9 +376,9 @@ func (b *browser) rescan() bool {
 	var err error
 	go func() {
 		defer close(done)
-		errs, err = b.cfg.Rescan(ctx, b.scanPath(), b.dir(), p)
+		errs, err = b.cfg.Rescan(ctx, join(b.cfg.Tree.Given, names), n, p)
 	}()
-	if ScanProgress(b.s, b.path(""), p, done, b.cfg.Color, "the tree stays as it was") {
+	if ScanProgress(b.s, join(b.stack[0].Name, names), p, done, b.cfg.Color, "the tree stays as it was") {
 		cancel()
 		<-done
 		b.message = "Rescan stopped: nothing changed"
