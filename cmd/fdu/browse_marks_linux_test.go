@@ -285,4 +285,3 @@ func TestBrowserSearchAndQuitPrintingPath(t *testing.T) {
 		t.Errorf("stdout: %q (%v), want %q", got, err, root+"/big\n")
 	}
 }
-
