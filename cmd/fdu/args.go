@@ -133,6 +133,11 @@ func newFlags(cfg *config) *flagValues {
 		readOnly:    fl.Bool("read-only", false, ""),
 		noColor:     fl.Bool("no-color", false, ""),
 		noMouse:     fl.Bool("no-mouse", false, ""),
+		confirmQuit: fl.Bool("confirm-quit", false, ""),
+		maxAge:      fl.String("max-age", "", ""),
+		minAge:      fl.String("min-age", "", ""),
+		since:       fl.String("since", "", ""),
+		until:       fl.String("until", "", ""),
 	}
 	v.help = fl.Bool("help", false, "")
 	v.version = fl.Bool("version", false, "")

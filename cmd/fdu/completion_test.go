@@ -26,12 +26,13 @@ func TestCompletionScriptsParse(t *testing.T) {
 	}
 }
 
-// TestCompletionBash: fdu --ma<TAB> offers --max-depth, with its '=' as
-// it takes a value; and --time=<TAB> offers its words.
+// TestCompletionBash: fdu --ma<TAB> offers --max-depth and the browser's
+// --max-age, each with its '=' as it takes a value; and --time=<TAB>
+// offers its words.
 func TestCompletionBash(t *testing.T) {
 	s := completionScript(t, "bash")
 	dir := t.TempDir()
-	if got := shelltest.Bash(t, s, dir, "fdu", "--ma"); !slices.Equal(got, []string{"--max-depth="}) {
+	if got := shelltest.Bash(t, s, dir, "fdu", "--ma"); !slices.Equal(got, []string{"--max-depth=", "--max-age="}) {
 		t.Errorf("fdu --ma: offered %q", got)
 	}
 	if got := shelltest.Bash(t, s, dir, "fdu", "--time", "=", "a"); !slices.Equal(got, []string{"atime", "access"}) {

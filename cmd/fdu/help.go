@@ -67,6 +67,13 @@ Interactive (ncdu's keys; ? lists them):
       --no-color        no colours (also when NO_COLOR is set)
       --no-mouse        leave the mouse to the terminal (by default a click
                           selects, a double click opens, the wheel scrolls)
+      --confirm-quit    ask before quitting the browser
+      --max-age=AGE     show only files modified within AGE (7d, 2w, 1y2mo;
+                          units s, m, h, d, w, mo, y)
+      --min-age=AGE     show only files modified at least AGE ago
+      --since=WHEN      show only files modified at or after WHEN
+                          (YYYY-MM-DD, its whole day, or an RFC 3339 time)
+      --until=WHEN      show only files modified at or before WHEN
       --help     display this help and exit
       --version  output version information and exit
 

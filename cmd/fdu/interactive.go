@@ -3,15 +3,18 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/age"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
@@ -21,8 +24,10 @@ import (
 
 // browseFlags are fdu's interactive options, which du does not have.
 type browseFlags struct {
-	interactive, readOnly, noColor, noMouse *bool
-	export, load                            *string
+	interactive, readOnly, noColor, noMouse, confirmQuit *bool
+	export, load                                         *string
+	maxAge, minAge, since, until                         *string
+	age                                                  *age.Filter // the four above, read
 }
 
 // browseMode checks the interactive options: -i browses a scan, -o
@@ -30,12 +35,22 @@ type browseFlags struct {
 func (c *command) browseMode(cfg *config, v *flagValues) (int, bool) {
 	bf := v.browse
 	if !*bf.interactive && *bf.export == "" && *bf.load == "" {
-		if *bf.readOnly || *bf.noColor || *bf.noMouse {
-			c.warn("--read-only, --no-color and --no-mouse go with -i or -f")
+		if *bf.readOnly || *bf.noColor || *bf.noMouse || *bf.confirmQuit || ageGiven(bf) {
+			c.warn("--read-only, --no-color, --no-mouse, --confirm-quit and the age filters go with -i or -f")
 			return c.tryHelp(), false
 		}
 		return 0, true
 	}
+	f, err := age.Parse(*bf.maxAge, *bf.minAge, *bf.since, *bf.until, time.Now(), time.Local)
+	if err != nil {
+		c.warn("%v", err)
+		return c.tryHelp(), false
+	}
+	if f.Active() && *bf.export != "" {
+		c.warn("the age filters are the browser's: -o writes the whole scan")
+		return c.tryHelp(), false
+	}
+	v.browse.age = f
 	if cfg.report.View != "" {
 		c.warn("-i, -o and -f are not --%s: choose one", cfg.report.View)
 		return c.tryHelp(), false
@@ -46,6 +61,11 @@ func (c *command) browseMode(cfg *config, v *flagValues) (int, bool) {
 	}
 	cfg.browse = true
 	return 0, true
+}
+
+// ageGiven reports whether an age filter was given.
+func ageGiven(bf browseFlags) bool {
+	return *bf.maxAge != "" || *bf.minAge != "" || *bf.since != "" || *bf.until != ""
 }
 
 // unsupportedInBrowser names a du option the browser does not honour, or "".
@@ -186,7 +206,9 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 			return 1 // gone between the check and the scan
 		}
 	}
+	var quitPath string
 	err = browse.Run(s, browse.Config{
+		Age: v.browse.age, ConfirmQuit: *v.browse.confirmQuit, QuitPath: &quitPath,
 		Tree: t, Version: version.Number(), Apparent: cfg.du.Apparent, Format: sizeFormat(cfg, v),
 		ReadOnly: *v.browse.readOnly, Imported: imported, Color: color, Mtime: cfg.du.ShowTime, Mouse: !*v.browse.noMouse,
 		Rescan: func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error) {
@@ -206,6 +228,10 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 		s.Fini()
 		c.warn("%s", browse.Escape(err.Error())) // escaped as on the screen
 		return 1
+	}
+	if quitPath != "" {
+		s.Fini() // the terminal restored first, so that only the path is on stdout
+		fmt.Fprintln(c.out, quitPath)
 	}
 	return 0
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/age"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
 )
 
@@ -32,6 +33,11 @@ type Config struct {
 	Rescan func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error)
 	Shell  func(dir string) error // runs a shell in dir; nil: $SHELL
 	Mouse  bool                   // wheel and clicks, as gdu takes them (--no-mouse: off)
+	// Age hides the files its bounds leave out at first (--max-age,
+	// --min-age, --since, --until); nil: none.
+	Age         *age.Filter
+	ConfirmQuit bool    // ask before quitting (--confirm-quit)
+	QuitPath    *string // set by Q to the directory shown, for the caller to print
 }
 
 // sortKey is what the list is ordered by.
@@ -78,6 +84,14 @@ type browser struct {
 	message shown // an error or a note, shown until a key (esc, textf)
 	quit    bool
 
+	marks   marks
+	age     *age.Filter               // files shown by their mtime; nil: all
+	ageSums map[*dutree.Dir]ageTotals // each directory's totals under age
+	search  string                    // names shown hold it (/)
+	ask     *query                    // a yes-or-no box shown
+	window  *window                   // a box of text shown
+	prompt  *prompt                   // a line being typed
+
 	interrupted *Interrupted // a signal stopped a deletion: Run returns it
 
 	lastClick     time.Time // for a double click
@@ -111,7 +125,8 @@ func newBrowser(s tcell.Screen, cfg Config) *browser {
 		cfg.Format = func(n int64) string { return Human(n, false) }
 	}
 	b := &browser{cfg: cfg, s: s, styles: newStyles(cfg.Color), stack: []dutree.Node{cfg.Tree.Root()},
-		desc: true, apparent: cfg.Apparent, hidden: true, mtime: cfg.Mtime}
+		desc: true, apparent: cfg.Apparent, hidden: true, mtime: cfg.Mtime, age: cfg.Age}
+	b.countAge()
 	b.refresh("")
 	if cfg.Mouse {
 		s.EnableMouse(tcell.MouseButtonEvents)
@@ -180,7 +195,8 @@ func (b *browser) refresh(keep string) {
 	kids := b.kids
 	b.view = b.view[:0]
 	for i := range kids {
-		if b.hidden || !strings.HasPrefix(kids[i].Name, ".") && kids[i].Flags&dutree.Excluded == 0 {
+		if (b.hidden || !strings.HasPrefix(kids[i].Name, ".") && kids[i].Flags&dutree.Excluded == 0) &&
+			b.shownByAge(&kids[i]) && b.matchesSearch(kids[i].Name) {
 			b.view = append(b.view, i)
 		}
 	}
@@ -204,7 +220,7 @@ func (b *browser) compare(x, y *dutree.Node) int {
 	c := 0
 	switch b.sort {
 	case bySize:
-		c = cmpInt(x.Size(b.apparent), y.Size(b.apparent))
+		c = cmpInt(b.sizeOf(x, b.apparent), b.sizeOf(y, b.apparent))
 	case byCount:
 		c = cmpInt(x.Items(), y.Items())
 	case byMtime:
@@ -220,6 +236,18 @@ func (b *browser) compare(x, y *dutree.Node) int {
 		}
 	}
 	return c
+}
+
+// sizeOf is n's size as shown: under an age filter, a directory's total
+// over the files shown.
+func (b *browser) sizeOf(n *dutree.Node, apparent bool) int64 {
+	if t, ok := b.ageSums[n.Dir]; ok && n.Dir != nil {
+		if apparent {
+			return t.asize
+		}
+		return t.dsize
+	}
+	return n.Size(apparent)
 }
 
 func cmpInt(a, b int64) int {
@@ -250,7 +278,7 @@ func (b *browser) enter() {
 		return
 	}
 	b.stack = append(b.stack, *n)
-	b.sel, b.top, b.view = 0, 0, nil
+	b.sel, b.top, b.view, b.search = 0, 0, nil, ""
 	b.refresh("")
 }
 
@@ -261,7 +289,7 @@ func (b *browser) up() {
 	}
 	left := b.dir().Name
 	b.stack = b.stack[:len(b.stack)-1]
-	b.sel, b.top, b.view = 0, 0, nil
+	b.sel, b.top, b.view, b.search = 0, 0, nil, ""
 	b.refresh(left)
 }
 
@@ -272,7 +300,7 @@ func (b *browser) toTop() {
 	}
 	keep := b.stack[1].Name
 	b.stack = b.stack[:1]
-	b.sel, b.top, b.view = 0, 0, nil
+	b.sel, b.top, b.view, b.search = 0, 0, nil, ""
 	b.refresh(keep)
 }
 
@@ -296,6 +324,7 @@ func (b *browser) deleteSelected() {
 		b.quit = true
 		return
 	}
+	b.afterChange()
 	var stopped *dutree.StoppedError
 	switch {
 	case err == nil:
@@ -324,8 +353,15 @@ func (b *browser) deleteSelected() {
 // rescan scans the directory shown again, its progress on the screen; q
 // stops it and leaves the tree as it was. It reports whether the tree now
 // holds the new scan.
-func (b *browser) rescan() bool {
+func (b *browser) rescan() bool { return b.rescanAt(b.names()) }
+
+// rescanAt is rescan of the directory at names below the root.
+func (b *browser) rescanAt(names []string) bool {
 	if b.cfg.Rescan == nil {
+		return false
+	}
+	n := b.cfg.Tree.Find(names)
+	if n == nil || n.Dir == nil {
 		return false
 	}
 	keep := ""
@@ -340,9 +376,9 @@ func (b *browser) rescan() bool {
 	var err error
 	go func() {
 		defer close(done)
-		errs, err = b.cfg.Rescan(ctx, b.scanPath(), b.dir(), p)
+		errs, err = b.cfg.Rescan(ctx, join(b.cfg.Tree.Given, names), n, p)
 	}()
-	if ScanProgress(b.s, b.path(""), p, done, b.cfg.Color, "the tree stays as it was") {
+	if ScanProgress(b.s, join(b.stack[0].Name, names), p, done, b.cfg.Color, "the tree stays as it was") {
 		cancel()
 		<-done
 		b.message = "Rescan stopped: nothing changed"
@@ -358,6 +394,7 @@ func (b *browser) rescan() bool {
 		b.message = ""
 	}
 	b.cfg.Tree.Recount()
+	b.afterChange()
 	b.view = nil
 	b.refresh(keep)
 	return true

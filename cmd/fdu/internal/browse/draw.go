@@ -63,6 +63,7 @@ func (b *browser) draw() {
 	case confirmModal:
 		b.box(w, h, "Confirm delete", b.confirmLines())
 	}
+	b.drawModal(w, h)
 	b.s.Show()
 }
 
@@ -84,6 +85,16 @@ func (b *browser) header(w int) {
 func (b *browser) footer(w, h int) {
 	d := b.dir().Dir
 	line := textf(" Total disk usage: %s  Apparent size: %s  Items: %d", b.cfg.Format(d.Dsize), b.cfg.Format(d.Asize), d.Items)
+	if t, ok := b.ageSums[d]; ok {
+		line = textf(" Shown: disk usage %s  apparent %s  items %d  (age: %s; %d hidden)", b.cfg.Format(t.dsize), b.cfg.Format(t.asize),
+			t.items, esc(b.age.String()), t.hidden)
+	}
+	if b.search != "" {
+		line = textf(" Search: %s (%d shown) |", esc(b.search), len(b.view)) + line
+	}
+	if b.marks.count > 0 {
+		line = textf(" Marked: %d, %s (%s) |", b.marks.count, b.cfg.Format(b.markSize()), b.sizeWord()) + line
+	}
 	if b.message != "" {
 		line = " " + b.message
 	}
@@ -107,7 +118,7 @@ func (b *browser) list(w int) {
 	kids := b.kids
 	var largest int64
 	for _, i := range b.view {
-		largest = max(largest, kids[i].Size(b.apparent))
+		largest = max(largest, b.sizeOf(&kids[i], b.apparent))
 	}
 	for row := 0; row < rows && b.top+row < len(b.view); row++ {
 		n := &kids[b.view[b.top+row]]
@@ -122,9 +133,14 @@ func (b *browser) line(y, w int, n *dutree.Node, largest int64, selected bool) {
 		st = styles{plain: st.sel, bar: st.sel, dir: st.sel.Bold(true), mark: st.sel.Bold(true)}
 		b.put(0, y, repeat(" ", w), st.plain)
 	}
-	size := n.Size(b.apparent)
+	size := b.sizeOf(n, b.apparent)
 	x := b.put(0, y, textf("%c", mark(n)), st.mark)
-	x = b.put(x, y, textf(" %10s ", b.cfg.Format(size)), st.plain)
+	if b.marked(n.Name) {
+		x = b.put(x, y, "*", st.mark) // in the space before the size: the columns stay
+	} else {
+		x = b.put(x, y, " ", st.plain)
+	}
+	x = b.put(x, y, textf("%10s ", b.cfg.Format(size)), st.plain)
 	x = b.graphColumn(x, y, size, largest, st)
 	if b.count {
 		x = b.put(x, y, textf("%8s ", countText(n)), st.plain)
@@ -141,7 +157,7 @@ func (b *browser) line(y, w int, n *dutree.Node, largest int64, selected bool) {
 }
 
 func (b *browser) graphColumn(x, y int, size, largest int64, st styles) int {
-	total := b.dir().Size(b.apparent)
+	total := b.sizeOf(b.dir(), b.apparent)
 	if b.graph == graphBoth || b.graph == graphPercent {
 		pct := 0.0
 		if total > 0 {
@@ -229,24 +245,25 @@ func (b *browser) box(w, h int, title shown, lines []shown) {
 func helpLines() []shown {
 	return []shown{
 		"up, k / down, j    move the cursor (PgUp, PgDn, Home g, End G)",
-		"right, l, enter    open the selected directory",
+		"right, l, enter    open the selected directory; T: go to the top",
 		"left, h, <         go up to the parent directory",
-		"T                  go to the top of the tree",
 		"s / n / C / M      sort by size / name / items / mtime (again: reverse)",
-		"t                  directories before files",
-		"a                  apparent size / disk usage",
+		"t / a              directories before files / apparent size or disk usage",
 		"c / m / g          item counts / mtimes / graph and percentage",
-		"e                  show or hide hidden and excluded files",
-		"i                  details of the selected entry",
-		"d                  delete the selected entry (asks first)",
-		"r                  scan this directory again",
-		"b                  a shell in this directory",
-		"q, ctrl-c          quit; ? or esc closes this help",
+		"e / i              hidden and excluded files / details of the entry",
+		"d                  delete the selected entry, or the marked (asks first)",
+		"space / A          mark or unmark the entry / all entries shown here",
+		"D, ctrl-t          move the entry, or the marked, to the trash (asks)",
+		"z                  empty the selected file to 0 bytes (asks first)",
+		"F / /              age filter (max-age=7d...) / search names here",
+		"r / b              scan this directory again / a shell in it",
+		"q, ctrl-c / Q      quit / quit printing this directory's path",
 		"",
 		"!  an error reading this directory   .  an error below it",
 		"<  excluded by a pattern              >  on another file system",
 		"@  a link or not a regular file       H  a hard link (counted once)",
 		"e  an empty directory                 ?  not read: the scan was stopped",
+		"*  marked                             ? or esc closes this help",
 	}
 }
 

@@ -28,6 +28,9 @@ func (b *browser) key(ev *tcell.EventKey) {
 	if b.message != "" {
 		b.message = "" // a message goes with the next key, which then acts
 	}
+	if b.modalKey(ev) {
+		return
+	}
 	switch b.modal {
 	case helpModal, infoModal:
 		if ev.Key() == tcell.KeyRune && ev.Rune() == 'q' && b.modal == helpModal || ev.Key() == tcell.KeyEscape ||
@@ -51,7 +54,14 @@ func (b *browser) key(ev *tcell.EventKey) {
 	case tcell.KeyLeft, tcell.KeyBackspace, tcell.KeyBackspace2:
 		b.up()
 	case tcell.KeyCtrlC:
-		b.quit = true
+		b.askQuit(false)
+	case tcell.KeyCtrlT:
+		b.askTrash()
+	case tcell.KeyEscape:
+		if b.search != "" {
+			b.search = ""
+			b.refresh("")
+		}
 	case tcell.KeyCtrlL:
 		b.s.Sync()
 	case tcell.KeyRune:
@@ -93,7 +103,21 @@ func (b *browser) letter(r rune) {
 	case 'T':
 		b.toTop()
 	case 'q':
-		b.quit = true
+		b.askQuit(false)
+	case 'Q':
+		b.askQuit(true)
+	case ' ':
+		b.toggleMark()
+	case 'A':
+		b.markAll()
+	case 'D':
+		b.askTrash()
+	case 'z':
+		b.askEmpty()
+	case 'F':
+		b.askAge()
+	case '/':
+		b.askSearch()
 	case '?':
 		b.modal = helpModal
 	case 'i':
@@ -157,6 +181,14 @@ func (b *browser) askDelete() {
 		b.message = why
 		return
 	}
+	if len(b.marks.set) > 0 {
+		b.askMarked(false)
+		return
+	}
+	if why := b.ageRefuses(b.selected()); why != "" {
+		b.message = textf("Not deleted: %s", why)
+		return
+	}
 	if b.selected() != nil {
 		b.modal = confirmModal
 	}
@@ -172,7 +204,11 @@ func (b *browser) mouse(ev *tcell.EventMouse) {
 	case btn&tcell.WheelDown != 0:
 		b.sel = max(min(b.sel+3, len(b.view)-1), 0)
 	case btn&tcell.Button1 != 0:
-		if b.modal != noModal {
+		if b.ask != nil || b.prompt != nil {
+			return // answered by a key only
+		}
+		if b.modal != noModal || b.window != nil {
+			b.window = nil
 			if b.modal != confirmModal { // a deletion is confirmed by a key only
 				b.modal = noModal
 			}

@@ -15,3 +15,9 @@ var errNoDeletion = errors.New("deletion is not supported on this system")
 func (t *Tree) remove(context.Context, []string, *Dir, *Node) (outcome, error) {
 	return outcome{}, errNoDeletion
 }
+
+func (t *Tree) move(context.Context, []string, *Dir, *Node, func(int, string) error) error {
+	return errNoDeletion
+}
+
+func (t *Tree) truncate([]string, *Dir, *Node) (int64, int64, error) { return 0, 0, errNoDeletion }

@@ -1,0 +1,110 @@
+package dutree
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// renameTo is a move that renames the entry into dir, as a trash does.
+func renameTo(t *testing.T, dir string) func(int, string) error {
+	return func(fd int, name string) error {
+		return unix.Renameat(fd, name, unix.AT_FDCWD, filepath.Join(dir, name))
+	}
+}
+
+// TestMoveChecksLikeDelete: a directory and a file move once checked and
+// leave the tree, its totals counted again; a file swapped for a link, a
+// directory with an entry made since, and a mount below are refused, and
+// stay where they are.
+func TestMoveChecksLikeDelete(t *testing.T) {
+	root, away := t.TempDir(), t.TempDir()
+	mkfile(t, filepath.Join(root, "d", "f"), 5000)
+	mkfile(t, filepath.Join(root, "d", "sub", "g"), 5000)
+	mkfile(t, filepath.Join(root, "file"), 8192)
+	mkfile(t, filepath.Join(root, "swapped"), 100)
+	mkfile(t, filepath.Join(root, "grown", "a"), 100)
+	tr := scan(t, root, ScanOptions{})
+	before := tr.Top.Dsize
+
+	if err := tr.Move(ctx, nil, "d", renameTo(t, away)); err != nil {
+		t.Fatalf("moving d: %v", err)
+	}
+	if !exists(filepath.Join(away, "d", "sub", "g")) || exists(filepath.Join(root, "d")) {
+		t.Errorf("d was not moved whole: %v", onDisk(t, away))
+	}
+	file := tr.Find([]string{"file"}).Dsize
+	if err := tr.Move(ctx, nil, "file", renameTo(t, away)); err != nil {
+		t.Fatalf("moving file: %v", err)
+	}
+	if got := inTree(&Node{Dir: tr.Top}); !slices.Equal(got, []string{"grown/", "grown/a", "swapped"}) {
+		t.Errorf("the tree after the moves: %v", got)
+	}
+	if tr.Top.Dsize >= before-file {
+		t.Errorf("the total was not counted again: %d, before %d", tr.Top.Dsize, before)
+	}
+
+	os.Remove(filepath.Join(root, "swapped"))
+	os.Symlink("/etc/passwd", filepath.Join(root, "swapped"))
+	if err := tr.Move(ctx, nil, "swapped", renameTo(t, away)); !errors.Is(err, ErrChanged) {
+		t.Errorf("a file swapped for a link: %v, want ErrChanged", err)
+	}
+	mkfile(t, filepath.Join(root, "grown", "new"), 1)
+	if err := tr.Move(ctx, nil, "grown", renameTo(t, away)); !errors.Is(err, ErrNotEmpty) {
+		t.Errorf("a directory with an entry made since: %v, want ErrNotEmpty", err)
+	}
+	if exists(filepath.Join(away, "swapped")) || exists(filepath.Join(away, "grown")) {
+		t.Errorf("a refused entry was moved: %v", onDisk(t, away))
+	}
+	if got := inTree(&Node{Dir: tr.Top}); !slices.Equal(got, []string{"grown/", "grown/a", "swapped"}) {
+		t.Errorf("a refusal changed the tree: %v", got)
+	}
+}
+
+// TestTruncate: a file is emptied and its sizes in the tree, at every
+// link, follow; one replaced by another file or a link since the scan is
+// refused and left as it is.
+func TestTruncate(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "big"), 1<<20)
+	if err := os.Link(filepath.Join(root, "big"), filepath.Join(root, "other")); err != nil {
+		t.Fatal(err)
+	}
+	mkfile(t, filepath.Join(root, "replaced"), 1<<20)
+	mkfile(t, filepath.Join(root, "linked"), 1<<20)
+	tr := scan(t, root, ScanOptions{})
+	if err := tr.Truncate(nil, "big"); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(filepath.Join(root, "big")); st.Size() != 0 {
+		t.Errorf("big has %d bytes", st.Size())
+	}
+	for _, name := range []string{"big", "other"} {
+		if n := tr.Find([]string{name}); n.Asize != 0 || n.Dsize != 0 {
+			t.Errorf("%s in the tree: %d, %d bytes", name, n.Asize, n.Dsize)
+		}
+	}
+
+	os.Rename(filepath.Join(root, "replaced"), filepath.Join(root, "kept"))
+	mkfile(t, filepath.Join(root, "replaced"), 1<<20)
+	if err := tr.Truncate(nil, "replaced"); !errors.Is(err, ErrChanged) {
+		t.Errorf("a file replaced since the scan: %v, want ErrChanged", err)
+	}
+	os.Remove(filepath.Join(root, "linked"))
+	os.Symlink("kept", filepath.Join(root, "linked"))
+	if err := tr.Truncate(nil, "linked"); !errors.Is(err, ErrChanged) {
+		t.Errorf("a file replaced by a link: %v, want ErrChanged", err)
+	}
+	for _, name := range []string{"replaced", "kept"} {
+		if st, _ := os.Stat(filepath.Join(root, name)); st.Size() != 1<<20 {
+			t.Errorf("%s was emptied", name)
+		}
+	}
+	if err := tr.Truncate(nil, "missing"); err == nil {
+		t.Errorf("no error for a name not in the tree")
+	}
+}
