@@ -16,6 +16,9 @@ type Meta struct {
 type WriteOptions struct {
 	Meta
 	Mtime bool // each entry's modification time (ncdu's -e writes it)
+	// Extended writes each entry's owner, group, mode and modification
+	// time, as ncdu -e does ("uid", "gid", "mode", "mtime"), where known.
+	Extended bool
 }
 
 // Write writes t in ncdu's JSON export format, version 1.2
@@ -125,10 +128,18 @@ func (e *encoder) info(n *Node, parentDev uint64) {
 	if n.Flags&NotReg != 0 {
 		e.raw(`,"notreg":true`)
 	}
-	if n.Flags&Symlink != 0 {
+	switch {
+	case e.o.Extended && n.Ext.Mode != 0:
+		e.raw(`,"uid":`)
+		e.uint(uint64(n.Ext.Uid))
+		e.raw(`,"gid":`)
+		e.uint(uint64(n.Ext.Gid))
+		e.raw(`,"mode":`)
+		e.uint(uint64(n.Ext.Mode))
+	case n.Flags&Symlink != 0:
 		e.raw(`,"mode":41471`) // S_IFLNK|0777: the only way the format tells a link
 	}
-	if e.o.Mtime && n.Mtime != 0 {
+	if (e.o.Mtime || e.o.Extended) && n.Mtime != 0 {
 		e.raw(`,"mtime":`)
 		e.int(n.Mtime)
 	}
