@@ -30,10 +30,12 @@ type ScanOptions struct {
 	// Extended keeps each entry's owner, group and mode (ncdu's -e), at
 	// the cost of a stat an entry: the listing's keeps none of them.
 	Extended bool
-	// Skip says which directories to leave out beyond Exclude, by their
-	// descriptor's parent and name (--exclude-caches, --exclude-kernfs):
-	// the entry's flags (Excluded, KernFS), or 0 to scan it.
-	Skip func(parent int, name string, dev uint64, parentDev uint64) Flags
+	// ExcludeCaches leaves out, marked Excluded, each directory holding
+	// a cache directory tag (CACHEDIR.TAG), as ncdu's --exclude-caches.
+	ExcludeCaches bool
+	// ExcludeKernFS leaves out, marked KernFS, each directory on a kernel
+	// file system (proc, sysfs...), as ncdu's --exclude-kernfs (Linux).
+	ExcludeKernFS bool
 	// Ignore: true leaves out the entry at rel, its path below the root
 	// with '/' between names (--ignore-from), marked Excluded.
 	Ignore func(rel string, isDir bool) bool
@@ -110,6 +112,7 @@ type scanner struct {
 	mu   sync.Mutex
 	errs []Error
 
+	kernfs kernfsCache         // each device's answer, under ExcludeKernFS
 	follow bool                // the walk follows symbolic links (-L)
 	dirsMu sync.Mutex          // guards dirs
 	dirs   map[frd.ID]struct{} // under follow, each directory listed
@@ -243,8 +246,16 @@ func (s *scanner) skip(d *walk.Dir, e *frd.Entry) Flags {
 	if s.o.Ignore != nil && s.o.Ignore(strings.TrimLeft(childPath(d.Path, e.Name)[s.rootLen:], "/"), e.Type.IsDir()) {
 		return Excluded
 	}
-	if s.o.Skip != nil && e.Type.IsDir() {
-		return s.o.Skip(int(d.Fd()), e.Name, e.Device, d.Info.Device)
+	if !e.Type.IsDir() {
+		return 0
+	}
+	// A kernel file system is a mount of its own: only a directory on
+	// another device than its parent's can be one.
+	if s.o.ExcludeKernFS && (e.Device == 0 || e.Device != d.Info.Device) && s.kernfs.is(int(d.Fd()), e.Name, e.Device) {
+		return KernFS
+	}
+	if s.o.ExcludeCaches && cacheDirTagged(int(d.Fd()), e.Name) {
+		return Excluded
 	}
 	return 0
 }
