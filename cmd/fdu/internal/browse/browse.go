@@ -32,6 +32,11 @@ type Config struct {
 	Rescan func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error)
 	Shell  func(dir string) error // runs a shell in dir; nil: $SHELL
 	Mouse  bool                   // wheel and clicks, as gdu takes them (--no-mouse: off)
+	// Export writes the tree to the file name in ncdu's format (E); nil:
+	// not offered.
+	Export func(name string) error
+	// Disks offers the list of disks (V): Run returns ErrDisks for it.
+	Disks bool
 }
 
 // sortKey is what the list is ordered by.
@@ -73,6 +78,10 @@ type browser struct {
 	count     bool // the item-count column
 	mtime     bool
 	graph     graphMode
+	owner     bool    // the owner column (extended mode's o)
+	ids       idNames // owner and group names, looked up once each
+	input     string  // the file name being typed at the export's prompt
+	disks     bool    // the list of disks was asked for
 
 	modal   modal
 	message shown // an error or a note, shown until a key (esc, textf)
@@ -102,6 +111,9 @@ func Run(s tcell.Screen, cfg Config) error {
 	}
 	if b.interrupted != nil {
 		return b.interrupted
+	}
+	if b.disks {
+		return ErrDisks
 	}
 	return nil
 }

@@ -62,6 +62,8 @@ func (b *browser) draw() {
 		b.box(w, h, "Item info", b.infoLines())
 	case confirmModal:
 		b.box(w, h, "Confirm delete", b.confirmLines())
+	case exportModal:
+		b.box(w, h, "Export", b.exportLines())
 	}
 	b.s.Show()
 }
@@ -131,6 +133,9 @@ func (b *browser) line(y, w int, n *dutree.Node, largest int64, selected bool) {
 	}
 	if b.mtime {
 		x = b.put(x, y, textf("%s ", timeText(n.Newest())), st.plain)
+	}
+	if b.owner {
+		x = b.put(x, y, b.ownerText(n), st.plain)
 	}
 	name := esc(n.Name)
 	style := st.plain
@@ -237,14 +242,17 @@ func helpLines() []shown {
 		"a                  apparent size / disk usage",
 		"c / m / g          item counts / mtimes / graph and percentage",
 		"e                  show or hide hidden and excluded files",
+		"o                  owner, group and mode (with -e)",
 		"i                  details of the selected entry",
 		"d                  delete the selected entry (asks first)",
 		"r                  scan this directory again",
 		"b                  a shell in this directory",
+		"E                  export the tree to an ncdu JSON file",
+		"V                  the list of mounted disks, to scan another",
 		"q, ctrl-c          quit; ? or esc closes this help",
 		"",
 		"!  an error reading this directory   .  an error below it",
-		"<  excluded by a pattern              >  on another file system",
+		"<  excluded (pattern, cache tag)      >  another or a kernel file system",
 		"@  a link or not a regular file       H  a hard link (counted once)",
 		"e  an empty directory                 ?  not read: the scan was stopped",
 	}
@@ -275,6 +283,7 @@ func (b *browser) infoLines() []shown {
 	if n.Mtime != 0 {
 		lines = append(lines, textf("Modified:    %s", time.Unix(n.Mtime, 0).Format("2006-01-02 15:04:05 -0700")))
 	}
+	lines = append(lines, b.extLines(n)...)
 	if n.Flags&dutree.HardLink != 0 {
 		lines = append(lines, b.linkLines(n)...)
 	}
