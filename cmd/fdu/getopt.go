@@ -27,7 +27,8 @@ var duLongOptions = []string{
 // that each of du's abbreviations means what it means to du (--th is
 // --threshold, not also --threads).
 var fduLongOptions = []string{"threads", "tree", "json", "largest", "depth", "top", "progress",
-	"interactive", "output-file", "input-file", "read-only", "no-color", "no-mouse"}
+	"interactive", "output-file", "input-file", "read-only", "no-color", "no-mouse",
+	"extended", "exclude-caches", "exclude-kernfs", "ignore-from", "disks"}
 
 // expandLongOptions returns args with every long option spelled whole.
 func expandLongOptions(fl *pflag.FlagSet, args []string) ([]string, error) {

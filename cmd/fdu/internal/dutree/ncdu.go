@@ -102,7 +102,7 @@ func (e *encoder) info(n *Node, parentDev uint64) {
 		e.raw(`,"dev":`)
 		e.uint(n.Dir.Dev)
 	}
-	if n.Flags&HardLink != 0 {
+	if n.Flags&HardLink != 0 && n.Dir == nil { // a directory reached again under -L is not a file's link
 		e.raw(`,"ino":`)
 		e.uint(n.Ino)
 		e.raw(`,"hlnkc":true`)

@@ -109,8 +109,9 @@ type scanner struct {
 	// each Dir's Scanned.
 	started int64
 
-	mu   sync.Mutex
-	errs []Error
+	mu    sync.Mutex
+	errs  []Error
+	loops []string // the links to an ancestor met under follow
 
 	kernfs kernfsCache         // each device's answer, under ExcludeKernFS
 	follow bool                // the walk follows symbolic links (-L)
@@ -316,6 +317,12 @@ func childPath(dir, name string) string {
 func (s *scanner) onError(e *walk.Error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if errors.Is(e.Err, walk.ErrLoop) {
+		// A link back to an ancestor under -L: counted there, as du
+		// leaves a cycle out without a word.
+		s.loops = append(s.loops, strings.Clone(e.Path))
+		return nil
+	}
 	s.errs = append(s.errs, Error{Path: strings.Clone(e.Path), Err: e.Err})
 	return nil
 }
@@ -323,6 +330,11 @@ func (s *scanner) onError(e *walk.Error) error {
 // markErrors marks the entry each error names (or, when it is not in the
 // tree, as for a file the walk left out, its directory).
 func (s *scanner) markErrors() {
+	for _, path := range s.loops {
+		if n := s.find(s.namesOf(path)); n != nil {
+			n.SetFlags(n.Flags | HardLink | listed) // listed: not another file system's
+		}
+	}
 	for _, e := range s.errs {
 		names := s.namesOf(e.Path)
 		if n := s.find(names); n != nil {
