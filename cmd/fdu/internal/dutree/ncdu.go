@@ -28,6 +28,7 @@ type WriteOptions struct {
 // control characters escaped.
 func Write(w io.Writer, t *Tree, o WriteOptions) error {
 	e := newEncoder(w, o)
+	e.allInodes = t.FollowLinks
 	e.header()
 	root := t.Root()
 	e.node(&root, ^root.Dir.Dev)
@@ -61,6 +62,10 @@ func (e *encoder) header() {
 type encoder struct {
 	w *bufio.Writer
 	o WriteOptions
+	// allInodes writes every file as a hard link (its inode, hlnkc): in a
+	// tree walked through links (-L) one file may be met at several paths
+	// whatever its link count, and a reader counts it once only so.
+	allInodes bool
 }
 
 func (e *encoder) raw(s string) { e.w.WriteString(s) }
@@ -102,7 +107,7 @@ func (e *encoder) info(n *Node, parentDev uint64) {
 		e.raw(`,"dev":`)
 		e.uint(n.Dir.Dev)
 	}
-	if n.Flags&HardLink != 0 && n.Dir == nil { // a directory reached again under -L is not a file's link
+	if n.Dir == nil && (n.Flags&HardLink != 0 || e.allInodes && n.Ino != 0) { // a directory reached again under -L is not a file's link
 		e.raw(`,"ino":`)
 		e.uint(n.Ino)
 		e.raw(`,"hlnkc":true`)

@@ -195,8 +195,10 @@ func (s *scanner) dir(d *walk.Dir) error {
 		n.setOwnExt(e)
 	}
 	if s.follow && !s.firstVisit(frd.ID{Dev: in.Device, Ino: in.FileID}) {
-		// Reached again through another link: counted once, at the first.
+		// Reached again through another link: counted once, at the
+		// first, its own size too, as du -L counts it.
 		n.own.flags |= HardLink
+		n.own.asize, n.own.dsize = 0, 0
 		d.Entries = d.Entries[:0]
 		return nil
 	}
