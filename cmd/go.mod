@@ -10,6 +10,7 @@ go 1.26.0
 
 require (
 	github.com/gdamore/tcell/v2 v2.13.10
+	github.com/go-git/go-git/v5 v5.19.3
 	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/pbednarcik/flexreaddir v0.1.0
 	github.com/rivo/uniseg v0.4.7
@@ -20,6 +21,11 @@ require (
 
 require (
 	github.com/gdamore/encoding v1.0.1 // indirect
+	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
+	github.com/go-git/go-billy/v5 v5.9.2 // indirect
+	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/lucasb-eyer/go-colorful v1.3.0 // indirect
-	golang.org/x/text v0.31.0 // indirect
+	golang.org/x/net v0.57.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
+	gopkg.in/warnings.v0 v0.1.2 // indirect
 )

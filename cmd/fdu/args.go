@@ -31,12 +31,13 @@ func versionText() string {
 
 // config is what the command line and the environment ask for.
 type config struct {
-	du        du.Config     // the scans
-	report    report.Config // what is printed, and how
-	summarize bool          // -s, which sets du.MaxDepth
-	browse    bool          // -i, -o or -f: the browser instead of a report
-	files0    string        // --files0-from's file, for messages
-	flags     *flagValues   // the command line, for the browser's options
+	du        du.Config                         // the scans
+	report    report.Config                     // what is printed, and how
+	summarize bool                              // -s, which sets du.MaxDepth
+	browse    bool                              // -i, -o or -f: the browser instead of a report
+	files0    string                            // --files0-from's file, for messages
+	flags     *flagValues                       // the command line, for the browser's options
+	ignore    func(rel string, isDir bool) bool // --ignore-from's patterns, nil without
 }
 
 // flagValues are the flags whose values parse checks after the parser.
@@ -127,17 +128,22 @@ func newFlags(cfg *config) *flagValues {
 	fl.IntVar(&cfg.report.Top, "top", 10, "")
 	v.progress = fl.String("progress", "auto", "")
 	v.browse = browseFlags{
-		interactive: fl.BoolP("interactive", "i", false, ""),
-		export:      fl.StringP("output-file", "o", "", ""),
-		load:        fl.StringP("input-file", "f", "", ""),
-		readOnly:    fl.Bool("read-only", false, ""),
-		noColor:     fl.Bool("no-color", false, ""),
-		noMouse:     fl.Bool("no-mouse", false, ""),
-		confirmQuit: fl.Bool("confirm-quit", false, ""),
-		maxAge:      fl.String("max-age", "", ""),
-		minAge:      fl.String("min-age", "", ""),
-		since:       fl.String("since", "", ""),
-		until:       fl.String("until", "", ""),
+		interactive:   fl.BoolP("interactive", "i", false, ""),
+		export:        fl.StringP("output-file", "o", "", ""),
+		load:          fl.StringP("input-file", "f", "", ""),
+		readOnly:      fl.Bool("read-only", false, ""),
+		noColor:       fl.Bool("no-color", false, ""),
+		noMouse:       fl.Bool("no-mouse", false, ""),
+		confirmQuit:   fl.Bool("confirm-quit", false, ""),
+		maxAge:        fl.String("max-age", "", ""),
+		minAge:        fl.String("min-age", "", ""),
+		since:         fl.String("since", "", ""),
+		until:         fl.String("until", "", ""),
+		extended:      fl.BoolP("extended", "e", false, ""),
+		excludeCaches: fl.Bool("exclude-caches", false, ""),
+		excludeKernFS: fl.Bool("exclude-kernfs", false, ""),
+		ignoreFrom:    fl.String("ignore-from", "", ""),
+		disks:         fl.Bool("disks", false, ""),
 	}
 	v.help = fl.Bool("help", false, "")
 	v.version = fl.Bool("version", false, "")

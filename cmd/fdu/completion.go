@@ -46,6 +46,6 @@ func completionProgram() *complete.Program {
 	complete.WithChoices(flags, "time", "atime", "access", "use", "ctime", "status")
 	complete.WithChoices(flags, "time-style", "full-iso", "long-iso", "iso")
 	complete.WithChoices(flags, "progress", "auto", "always", "never")
-	complete.WithFiles(flags, "exclude-from", "files0-from", "output-file", "input-file")
+	complete.WithFiles(flags, "exclude-from", "files0-from", "output-file", "input-file", "ignore-from")
 	return &complete.Program{Command: complete.Command{Name: "fdu", Flags: flags, Operands: complete.FileOperands}}
 }

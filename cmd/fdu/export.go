@@ -17,7 +17,7 @@ import (
 // as a shell's > writes through one, by the kernel's rule for links in
 // directories others may write (output.Write).
 func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
-	o := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version.Number(), Timestamp: time.Now().Unix()}, Mtime: mtime}
+	o := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version.Number(), Timestamp: time.Now().Unix()}, Mtime: mtime, Extended: t.Extended}
 	return c.writeTo(name, func(w io.Writer) error { return dutree.Write(w, t, o) })
 }
 

@@ -28,7 +28,8 @@ var duLongOptions = []string{
 // --threshold, not also --threads).
 var fduLongOptions = []string{"threads", "tree", "json", "largest", "depth", "top", "progress",
 	"interactive", "output-file", "input-file", "read-only", "no-color", "no-mouse", "confirm-quit",
-	"max-age", "min-age", "since", "until"}
+	"max-age", "min-age", "since", "until",
+	"extended", "exclude-caches", "exclude-kernfs", "ignore-from", "disks"}
 
 // expandLongOptions returns args with every long option spelled whole.
 func expandLongOptions(fl *pflag.FlagSet, args []string) ([]string, error) {

@@ -58,7 +58,8 @@ Views beyond du (instead of du's lines):
 
 Interactive (ncdu's keys; ? lists them):
   -i, --interactive     scan FILE (a directory) and browse it: sort, enter,
-                          delete, rescan; -x, --exclude and the units apply
+                          delete, rescan; -x, --exclude, -L and the units
+                          apply
   -o, --output-file=F   write the scan to F (- for stdout) in ncdu's JSON
                           export format, readable by ncdu -f and gdu -f
   -f, --input-file=F    browse a scan saved by fdu -o, ncdu -o or gdu -o
@@ -74,6 +75,12 @@ Interactive (ncdu's keys; ? lists them):
       --since=WHEN      show only files modified at or after WHEN
                           (YYYY-MM-DD, its whole day, or an RFC 3339 time)
       --until=WHEN      show only files modified at or before WHEN
+  -e, --extended        keep each entry's owner, group and mode (shown with
+                          o, exported and read as ncdu -e does)
+      --exclude-caches  leave out directories holding a CACHEDIR.TAG
+      --exclude-kernfs  leave out kernel file systems (proc, sysfs...)
+      --ignore-from=FILE  leave out what FILE's gitignore patterns match
+      --disks           list the mounted disks and browse the one chosen
       --help     display this help and exit
       --version  output version information and exit
 

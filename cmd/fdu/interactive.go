@@ -18,7 +18,6 @@ import (
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
-	"github.com/pbednarcik/flexreaddir/cmd/internal/version"
 	"github.com/pbednarcik/flexreaddir/walk"
 )
 
@@ -28,6 +27,9 @@ type browseFlags struct {
 	export, load                                         *string
 	maxAge, minAge, since, until                         *string
 	age                                                  *age.Filter // the four above, read
+	// -e, --exclude-caches, --exclude-kernfs, --ignore-from, --disks
+	extended, excludeCaches, excludeKernFS, disks *bool
+	ignoreFrom                                    *string
 }
 
 // browseMode checks the interactive options: -i browses a scan, -o
@@ -35,8 +37,12 @@ type browseFlags struct {
 func (c *command) browseMode(cfg *config, v *flagValues) (int, bool) {
 	bf := v.browse
 	if !*bf.interactive && *bf.export == "" && *bf.load == "" {
-		if *bf.readOnly || *bf.noColor || *bf.noMouse || *bf.confirmQuit || ageGiven(bf) {
-			c.warn("--read-only, --no-color, --no-mouse, --confirm-quit and the age filters go with -i or -f")
+		if *bf.readOnly || *bf.noColor || *bf.noMouse || *bf.confirmQuit || *bf.disks || ageGiven(bf) {
+			c.warn("--read-only, --no-color, --no-mouse, --confirm-quit, --disks and the age filters go with -i or -f")
+			return c.tryHelp(), false
+		}
+		if opt := browserOnly(v); opt != "" {
+			c.warn("%s goes with -i, -o or -f", opt)
 			return c.tryHelp(), false
 		}
 		return 0, true
@@ -51,6 +57,9 @@ func (c *command) browseMode(cfg *config, v *flagValues) (int, bool) {
 		return c.tryHelp(), false
 	}
 	v.browse.age = f
+	if code, ok := c.browseExtras(cfg, v); !ok {
+		return code, false
+	}
 	if cfg.report.View != "" {
 		c.warn("-i, -o and -f are not --%s: choose one", cfg.report.View)
 		return c.tryHelp(), false
@@ -73,7 +82,7 @@ func unsupportedInBrowser(cfg *config, v *flagValues) string {
 	for _, o := range []struct{ flag, name string }{
 		{"all", "-a"}, {"summarize", "-s"}, {"total", "-c"}, {"max-depth", "-d"}, {"threshold", "-t"},
 		{"separate-dirs", "-S"}, {"count-links", "-l"}, {"inodes", "--inodes"}, {"null", "-0"},
-		{"files0-from", "--files0-from"}, {"dereference", "-L"}, {"dereference-args", "-D"}, {"H", "-H"},
+		{"files0-from", "--files0-from"}, {"dereference-args", "-D"}, {"H", "-H"},
 	} {
 		if v.fl.Changed(o.flag) {
 			return o.name
@@ -92,6 +101,10 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 		c.warn("-f reads a saved scan: extra operand %s", message.Quote(files[0]))
 		return c.tryHelp()
 	}
+	if *bf.disks && (*bf.load != "" || *bf.export != "" || len(v.fl.Args()) > 0) {
+		c.warn("--disks chooses the directory to scan: no -f, -o or operand")
+		return c.tryHelp()
+	}
 	if *bf.load == "" && len(files) > 1 {
 		c.warn("-i and -o scan one directory: extra operand %s", message.Quote(files[1]))
 		return c.tryHelp()
@@ -108,7 +121,7 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 	var tree *dutree.Tree
 	imported := ""
 	if *bf.load != "" {
-		t, err := c.load(*bf.load)
+		t, err := c.load(*bf.load, *bf.extended)
 		if err != nil {
 			c.warn("%s: %v", message.Quotef(*bf.load), err)
 			return 1
@@ -116,6 +129,11 @@ func (c *command) browseRun(cfg *config, v *flagValues, files []string) int {
 		tree, imported = t, *bf.load
 	}
 	if *bf.export != "" {
+		if tree == nil && !c.streams(cfg) {
+			if tree = c.scanQuietly(cfg, files[0]); tree == nil {
+				return 1
+			}
+		}
 		if tree == nil {
 			return c.streamExport(cfg, files[0], *bf.export)
 		}
@@ -155,6 +173,7 @@ func (c *command) scanOptions(cfg *config) dutree.ScanOptions {
 	if cfg.du.Exclude.HasPatterns() {
 		o.Exclude = cfg.du.Exclude.Excluded
 	}
+	c.scanExtras(cfg, &o)
 	return o
 }
 
@@ -166,7 +185,7 @@ func scanError(e dutree.Error) string {
 	return message.CannotAccess(e.Path, e.Err)
 }
 
-func (c *command) load(name string) (*dutree.Tree, error) {
+func (c *command) load(name string, extended bool) (*dutree.Tree, error) {
 	var r io.Reader = c.stdin
 	if name != "-" {
 		f, err := os.Open(name)
@@ -176,7 +195,7 @@ func (c *command) load(name string) (*dutree.Tree, error) {
 		defer f.Close()
 		r = f
 	}
-	t, _, err := dutree.Read(r)
+	t, _, err := dutree.ReadWith(r, dutree.ReadOptions{Extended: extended})
 	return t, err
 }
 
@@ -195,28 +214,34 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 	restoreOnSignal(s)
 	color := !*v.browse.noColor && os.Getenv("NO_COLOR") == ""
 	opts := c.scanOptions(cfg)
-	if t == nil {
-		var ok bool
-		if t, ok = scanWithProgress(s, dir, opts, color); !ok {
-			return 0 // the user stopped the scan before it read anything
-		}
-		if t == nil {
-			s.Fini()
-			c.warn("%s", message.CannotReadDir(dir, nil))
-			return 1 // gone between the check and the scan
+	if *v.browse.disks {
+		if dir, err = c.pickDisk(s, cfg, v, color); dir == "" {
+			return c.diskError(s, err)
 		}
 	}
 	var quitPath string
-	err = browse.Run(s, browse.Config{
-		Age: v.browse.age, ConfirmQuit: *v.browse.confirmQuit, QuitPath: &quitPath,
-		Tree: t, Version: version.Number(), Apparent: cfg.du.Apparent, Format: sizeFormat(cfg, v),
-		ReadOnly: *v.browse.readOnly, Imported: imported, Color: color, Mtime: cfg.du.ShowTime, Mouse: !*v.browse.noMouse,
-		Rescan: func(ctx context.Context, path string, n *dutree.Node, p *dutree.Progress) ([]dutree.Error, error) {
-			o := opts
-			o.Progress = p
-			return dutree.Rescan(ctx, path, n, o)
-		},
-	})
+	for {
+		if t == nil {
+			var ok bool
+			if t, ok = scanWithProgress(s, dir, opts, color); !ok {
+				return 0 // the user stopped the scan before it read anything
+			}
+			if t == nil {
+				s.Fini()
+				c.warn("%s", message.CannotReadDir(dir, nil))
+				return 1 // gone between the check and the scan
+			}
+		}
+		err = browse.Run(s, c.browseConfig(cfg, v, t, imported, color, opts, &quitPath))
+		if !errors.Is(err, browse.ErrDisks) {
+			break
+		}
+		var pick error
+		if dir, pick = c.pickDisk(s, cfg, v, color); dir == "" {
+			return c.diskError(s, pick)
+		}
+		t, imported = nil, ""
+	}
 	var stopped *browse.Interrupted
 	if errors.As(err, &stopped) {
 		s.Fini()

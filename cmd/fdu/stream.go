@@ -46,7 +46,7 @@ func (c *command) streamExport(cfg *config, dir, name string) int {
 	if cfg.du.Exclude.HasPatterns() {
 		o.Exclude = cfg.du.Exclude.Excluded
 	}
-	wo := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version.Number(), Timestamp: time.Now().Unix()}, Mtime: cfg.du.ShowTime}
+	wo := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version.Number(), Timestamp: time.Now().Unix()}, Mtime: cfg.du.ShowTime, Extended: *cfg.flags.browse.extended}
 	var rootErr error
 	write := func(w io.Writer) error {
 		_, err := dutree.Stream(ctx, w, dir, o, wo)

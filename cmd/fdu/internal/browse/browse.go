@@ -38,6 +38,11 @@ type Config struct {
 	Age         *age.Filter
 	ConfirmQuit bool    // ask before quitting (--confirm-quit)
 	QuitPath    *string // set by Q to the directory shown, for the caller to print
+	// Export writes the tree to the file name in ncdu's format (E); nil:
+	// not offered.
+	Export func(name string) error
+	// Disks offers the list of disks (V): Run returns ErrDisks for it.
+	Disks bool
 }
 
 // sortKey is what the list is ordered by.
@@ -79,6 +84,10 @@ type browser struct {
 	count     bool // the item-count column
 	mtime     bool
 	graph     graphMode
+	owner     bool    // the owner column (extended mode's o)
+	ids       idNames // owner and group names, looked up once each
+	input     string  // the file name being typed at the export's prompt
+	disks     bool    // the list of disks was asked for
 
 	modal   modal
 	message shown // an error or a note, shown until a key (esc, textf)
@@ -116,6 +125,9 @@ func Run(s tcell.Screen, cfg Config) error {
 	}
 	if b.interrupted != nil {
 		return b.interrupted
+	}
+	if b.disks {
+		return ErrDisks
 	}
 	return nil
 }

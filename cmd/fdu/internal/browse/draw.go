@@ -62,6 +62,8 @@ func (b *browser) draw() {
 		b.box(w, h, "Item info", b.infoLines())
 	case confirmModal:
 		b.box(w, h, "Confirm delete", b.confirmLines())
+	case exportModal:
+		b.box(w, h, "Export", b.exportLines())
 	}
 	b.drawModal(w, h)
 	b.s.Show()
@@ -147,6 +149,9 @@ func (b *browser) line(y, w int, n *dutree.Node, largest int64, selected bool) {
 	}
 	if b.mtime {
 		x = b.put(x, y, textf("%s ", timeText(n.Newest())), st.plain)
+	}
+	if b.owner {
+		x = b.put(x, y, b.ownerText(n), st.plain)
 	}
 	name := esc(n.Name)
 	style := st.plain
@@ -250,17 +255,18 @@ func helpLines() []shown {
 		"s / n / C / M      sort by size / name / items / mtime (again: reverse)",
 		"t / a              directories before files / apparent size or disk usage",
 		"c / m / g          item counts / mtimes / graph and percentage",
-		"e / i              hidden and excluded files / details of the entry",
+		"e / i / o          hidden and excluded files / details / owner (-e)",
 		"d                  delete the selected entry, or the marked (asks first)",
 		"space / A          mark or unmark the entry / all entries shown here",
 		"D, ctrl-t          move the entry, or the marked, to the trash (asks)",
 		"z                  empty the selected file to 0 bytes (asks first)",
 		"F / /              age filter (max-age=7d...) / search names here",
 		"r / b              scan this directory again / a shell in it",
+		"E / V              export to an ncdu JSON file / the mounted disks",
 		"q, ctrl-c / Q      quit / quit printing this directory's path",
 		"",
 		"!  an error reading this directory   .  an error below it",
-		"<  excluded by a pattern              >  on another file system",
+		"<  excluded (pattern, cache tag)      >  another or a kernel file system",
 		"@  a link or not a regular file       H  a hard link (counted once)",
 		"e  an empty directory                 ?  not read: the scan was stopped",
 		"*  marked                             ? or esc closes this help",
@@ -292,6 +298,7 @@ func (b *browser) infoLines() []shown {
 	if n.Mtime != 0 {
 		lines = append(lines, textf("Modified:    %s", time.Unix(n.Mtime, 0).Format("2006-01-02 15:04:05 -0700")))
 	}
+	lines = append(lines, b.extLines(n)...)
 	if n.Flags&dutree.HardLink != 0 {
 		lines = append(lines, b.linkLines(n)...)
 	}

@@ -14,6 +14,7 @@ const (
 	helpModal
 	infoModal
 	confirmModal
+	exportModal
 )
 
 // key acts on one key press.
@@ -43,6 +44,9 @@ func (b *browser) key(ev *tcell.EventKey) {
 		if ev.Key() == tcell.KeyRune && (ev.Rune() == 'y' || ev.Rune() == 'Y') {
 			b.deleteSelected()
 		}
+		return
+	case exportModal:
+		b.exportKey(ev)
 		return
 	}
 	if b.move(ev) {
@@ -130,6 +134,16 @@ func (b *browser) letter(r rune) {
 		b.guard(func() { b.rescan() })
 	case 'b':
 		b.guard(b.shell)
+	case 'o':
+		b.toggleOwner()
+	case 'E':
+		b.askExport()
+	case 'V':
+		if b.cfg.Disks {
+			b.disks, b.quit = true, true
+		} else {
+			b.message = "the list of disks is made on Linux only"
+		}
 	case 's', 'n', 'C', 'M':
 		b.sortBy(map[rune]sortKey{'s': bySize, 'n': byName, 'C': byCount, 'M': byMtime}[r])
 	default:

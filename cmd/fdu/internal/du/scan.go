@@ -231,10 +231,23 @@ func (t *treeScan) loopAlias(d *walk.Dir) {
 		n := t.nodeOf(d)
 		n.state, n.dev, n.ino, n.same = Listed, dev, ino, an
 		t.s.dirsMu.Lock()
-		an.walkPath = a.Path
+		an.walkPath = ancestorPath(d, a)
 		t.s.dirsMu.Unlock()
 		return
 	}
+}
+
+// ancestorPath is the path of a, an ancestor of d: the walk keeps the
+// paths of the root and of the directory it visits, not of those between.
+func ancestorPath(d, a *walk.Dir) string {
+	if a.Parent == nil {
+		return a.Path
+	}
+	p := d.Path
+	for range d.Depth - a.Depth {
+		p = p[:strings.LastIndexByte(p, filepath.Separator)]
+	}
+	return p
 }
 
 // entryUsage is what entry e counts for.

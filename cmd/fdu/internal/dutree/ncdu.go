@@ -16,6 +16,9 @@ type Meta struct {
 type WriteOptions struct {
 	Meta
 	Mtime bool // each entry's modification time (ncdu's -e writes it)
+	// Extended writes each entry's owner, group, mode and modification
+	// time, as ncdu -e does ("uid", "gid", "mode", "mtime"), where known.
+	Extended bool
 }
 
 // Write writes t in ncdu's JSON export format, version 1.2
@@ -25,6 +28,7 @@ type WriteOptions struct {
 // control characters escaped.
 func Write(w io.Writer, t *Tree, o WriteOptions) error {
 	e := newEncoder(w, o)
+	e.allInodes = t.FollowLinks
 	e.header()
 	root := t.Root()
 	e.node(&root, ^root.Dir.Dev)
@@ -58,6 +62,10 @@ func (e *encoder) header() {
 type encoder struct {
 	w *bufio.Writer
 	o WriteOptions
+	// allInodes writes every file as a hard link (its inode, hlnkc): in a
+	// tree walked through links (-L) one file may be met at several paths
+	// whatever its link count, and a reader counts it once only so.
+	allInodes bool
 }
 
 func (e *encoder) raw(s string) { e.w.WriteString(s) }
@@ -99,7 +107,7 @@ func (e *encoder) info(n *Node, parentDev uint64) {
 		e.raw(`,"dev":`)
 		e.uint(n.Dir.Dev)
 	}
-	if n.Flags&HardLink != 0 {
+	if n.Dir == nil && (n.Flags&HardLink != 0 || e.allInodes && n.Ino != 0) { // a directory reached again under -L is not a file's link
 		e.raw(`,"ino":`)
 		e.uint(n.Ino)
 		e.raw(`,"hlnkc":true`)
@@ -125,10 +133,18 @@ func (e *encoder) info(n *Node, parentDev uint64) {
 	if n.Flags&NotReg != 0 {
 		e.raw(`,"notreg":true`)
 	}
-	if n.Flags&Symlink != 0 {
+	switch {
+	case e.o.Extended && n.Ext.Mode != 0:
+		e.raw(`,"uid":`)
+		e.uint(uint64(n.Ext.Uid))
+		e.raw(`,"gid":`)
+		e.uint(uint64(n.Ext.Gid))
+		e.raw(`,"mode":`)
+		e.uint(uint64(n.Ext.Mode))
+	case n.Flags&Symlink != 0:
 		e.raw(`,"mode":41471`) // S_IFLNK|0777: the only way the format tells a link
 	}
-	if e.o.Mtime && n.Mtime != 0 {
+	if (e.o.Mtime || e.o.Extended) && n.Mtime != 0 {
 		e.raw(`,"mtime":`)
 		e.int(n.Mtime)
 	}

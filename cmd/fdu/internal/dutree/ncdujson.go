@@ -23,6 +23,7 @@ type decoder struct {
 	name      []byte // the last entry's name, apart from buf
 
 	unfinished bool  // an entry read was unfinished: the tree is Incomplete
+	extended   bool  // owner, group and mode are kept (ReadOptions.Extended)
 	err        error // the reader's, other than EOF
 
 	justOpened bool // skip: an array or object was opened, its first value next

@@ -24,12 +24,23 @@ func (e *SyntaxError) Error() string {
 // it; a stopped Stream's is Incomplete. A
 // malformed or truncated file is a *SyntaxError. Any depth reads without
 // recursion; unknown fields are skipped.
-func Read(r io.Reader) (*Tree, Meta, error) {
-	d := &decoder{r: bufio.NewReaderSize(r, 64<<10), line: 1, col: 1}
+func Read(r io.Reader) (*Tree, Meta, error) { return ReadWith(r, ReadOptions{}) }
+
+// ReadOptions say what Read keeps beyond the sizes.
+type ReadOptions struct {
+	// Extended keeps each entry's "uid", "gid" and "mode" (ncdu -e's
+	// fields) as its Ext: the tree is Extended.
+	Extended bool
+}
+
+// ReadWith is Read with o.
+func ReadWith(r io.Reader, o ReadOptions) (*Tree, Meta, error) {
+	d := &decoder{r: bufio.NewReaderSize(r, 64<<10), line: 1, col: 1, extended: o.Extended}
 	t, meta, err := d.top()
 	if err != nil {
 		return nil, meta, err
 	}
+	t.Extended = o.Extended
 	t.Incomplete = d.unfinished // until Recount finds nothing Unfinished
 	t.Recount()
 	return t, meta, nil
@@ -144,6 +155,7 @@ func (d *decoder) tree() (*Tree, error) {
 		f.node.Name = strings.Clone(n.Name) // kept until the directory ends
 		f.node.Dir = &Dir{Dev: dev}
 		f.p.reset()
+		f.p.ext = d.extended
 		depth++
 	}
 	push(&n, 0)
@@ -245,6 +257,20 @@ func (d *decoder) info() (info, error) {
 			if f.clampUint()&0o170000 == 0o120000 {
 				n.Flags |= Symlink
 			}
+			if d.extended {
+				n.Ext.Mode = uint32(min(f.clampUint(), math.MaxUint32))
+			}
+			return err
+		case "uid", "gid":
+			f, err := d.num()
+			if d.extended {
+				v := uint32(min(f.clampUint(), math.MaxUint32))
+				if key == "uid" {
+					n.Ext.Uid = v
+				} else {
+					n.Ext.Gid = v
+				}
+			}
 			return err
 		case "hlnkc", "read_error", "notreg", "unfinished":
 			return d.flag(key, &n.Node)
@@ -332,7 +358,7 @@ func (d *decoder) size() (int64, error) {
 // knownKey is key as one of the keys read, or "" for another: a constant,
 // so that no key read is a string allocated.
 func knownKey(key []byte) string {
-	for _, k := range [...]string{"name", "asize", "dsize", "dev", "ino", "nlink", "mtime", "mode",
+	for _, k := range [...]string{"name", "asize", "dsize", "dev", "ino", "nlink", "mtime", "mode", "uid", "gid",
 		"hlnkc", "read_error", "notreg", "unfinished", "excluded", "progname", "progver", "timestamp"} {
 		if string(key) == k {
 			return k

@@ -33,10 +33,12 @@ type packer struct {
 	subs  []*Dir
 	ino   uint64
 	mtime int64
+	ext   bool  // the entries' Ext are kept (extended mode)
+	exts  []Ext // the files' Ext, when kept
 }
 
 func (p *packer) reset() {
-	p.buf, p.subs, p.ino, p.mtime = p.buf[:0], p.subs[:0], 0, 0
+	p.buf, p.subs, p.ino, p.mtime, p.exts = p.buf[:0], p.subs[:0], 0, 0, p.exts[:0]
 }
 
 // add packs k; a directory's metadata goes to its Dir.
@@ -51,6 +53,9 @@ func (p *packer) add(k *Node) {
 	}
 	if k.Nlink != 1 {
 		f |= entHasNlink
+	}
+	if p.ext {
+		p.exts = append(p.exts, k.Ext)
 	}
 	p.buf = binary.LittleEndian.AppendUint16(p.buf, uint16(f))
 	p.name(k.Name)
@@ -82,6 +87,15 @@ func (p *packer) into(d *Dir) {
 	if len(p.subs) > 0 {
 		d.subs = append(make([]*Dir, 0, len(p.subs)), p.subs...)
 	}
+	if d.ext != nil {
+		d.ext.files = nil
+	}
+	if p.ext && len(p.exts) > 0 {
+		if d.ext == nil {
+			d.ext = &extCols{}
+		}
+		d.ext.files = append(make([]Ext, 0, len(p.exts)), p.exts...)
+	}
 }
 
 // cursor reads a directory's entries in order.
@@ -89,6 +103,7 @@ type cursor struct {
 	d     *Dir
 	off   int
 	sub   int
+	file  int // the files read so far: the next one's index in the Ext
 	ino   uint64
 	mtime int64
 }
@@ -127,6 +142,8 @@ func (c *cursor) next(k *Node) bool {
 	if f&entHasNlink != 0 {
 		k.Nlink = uint32(c.uvarint())
 	}
+	k.Ext = c.d.fileExt(c.file)
+	c.file++
 	return true
 }
 
@@ -197,6 +214,10 @@ func (d *Dir) Empty() bool { return len(d.packed) == 0 }
 // set packs kids as d's entries.
 func (d *Dir) set(kids []Node) {
 	var p packer
+	p.ext = d.ext != nil
+	for i := range kids {
+		p.ext = p.ext || kids[i].Ext != (Ext{})
+	}
 	for i := range kids {
 		p.add(&kids[i])
 	}

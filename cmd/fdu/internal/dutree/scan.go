@@ -26,6 +26,19 @@ type ScanOptions struct {
 	Walk     func() *walk.Options
 	Exclude  func(path string) bool // --exclude: true leaves the entry out, marked Excluded
 	Progress *Progress              // counted as the scan goes, for a progress display
+
+	// Extended keeps each entry's owner, group and mode (ncdu's -e), at
+	// the cost of a stat an entry: the listing's keeps none of them.
+	Extended bool
+	// ExcludeCaches leaves out, marked Excluded, each directory holding
+	// a cache directory tag (CACHEDIR.TAG), as ncdu's --exclude-caches.
+	ExcludeCaches bool
+	// ExcludeKernFS leaves out, marked KernFS, each directory on a kernel
+	// file system (proc, sysfs...), as ncdu's --exclude-kernfs (Linux).
+	ExcludeKernFS bool
+	// Ignore: true leaves out the entry at rel, its path below the root
+	// with '/' between names (--ignore-from), marked Excluded.
+	Ignore func(rel string, isDir bool) bool
 }
 
 // Progress is a scan's running count, safe to read while it runs.
@@ -56,8 +69,8 @@ func Scan(ctx context.Context, root string, o ScanOptions) (*Tree, []Error, erro
 	} else if !st.IsDir() {
 		return nil, nil, &fs.PathError{Op: "scan", Path: root, Err: syscall.ENOTDIR}
 	}
-	t := &Tree{Top: &Dir{}, Path: abs, Given: root}
-	errs, read, err := scanInto(ctx, root, t.Top, o)
+	t := &Tree{Top: &Dir{}, Path: abs, Given: root, Extended: o.Extended}
+	errs, read, err := scanInto(ctx, root, t.Top, o, &t.FollowLinks)
 	if err != nil && (ctx.Err() == nil || !read) {
 		return nil, errs, err
 	}
@@ -72,7 +85,8 @@ func Scan(ctx context.Context, root string, o ScanOptions) (*Tree, []Error, erro
 // it was, as it is when ctx stops the rescan.
 func Rescan(ctx context.Context, path string, n *Node, o ScanOptions) ([]Error, error) {
 	fresh := &Dir{}
-	errs, _, err := scanInto(ctx, path, fresh, o)
+	var follow bool
+	errs, _, err := scanInto(ctx, path, fresh, o, &follow)
 	if err != nil {
 		return errs, err
 	}
@@ -95,8 +109,14 @@ type scanner struct {
 	// each Dir's Scanned.
 	started int64
 
-	mu   sync.Mutex
-	errs []Error
+	mu    sync.Mutex
+	errs  []Error
+	loops []string // the links to an ancestor met under follow
+
+	kernfs kernfsCache         // each device's answer, under ExcludeKernFS
+	follow bool                // the walk follows symbolic links (-L)
+	dirsMu sync.Mutex          // guards dirs
+	dirs   map[frd.ID]struct{} // under follow, each directory listed
 }
 
 // listed marks, during a scan, each directory whose listing it has: the
@@ -104,8 +124,9 @@ type scanner struct {
 const listed Flags = 1 << 15
 
 // scanInto scans root into top; read is whether it listed root, which a
-// scan that failed or was stopped may have.
-func scanInto(ctx context.Context, root string, top *Dir, o ScanOptions) (errs []Error, read bool, err error) {
+// scan that failed or was stopped may have. It sets *follow to whether
+// the walk followed symbolic links.
+func scanInto(ctx context.Context, root string, top *Dir, o ScanOptions, follow *bool) (errs []Error, read bool, err error) {
 	s := &scanner{o: o, top: top, rootLen: len(root), started: scanClock()}
 	top.Scanned = s.started
 	opts := new(walk.Options)
@@ -115,6 +136,9 @@ func scanInto(ctx context.Context, root string, top *Dir, o ScanOptions) (errs [
 	// What the tree needs of any walk: every entry's metadata, and no
 	// Dir or name kept (the tree copies the names).
 	opts.StatAll, opts.Reuse, opts.OnError = true, true, s.onError
+	if s.follow, *follow = opts.FollowSymlinks, opts.FollowSymlinks; s.follow {
+		s.dirs = map[frd.ID]struct{}{}
+	}
 	err = walk.Dirs(ctx, root, opts, s.dir)
 	if err != nil && !s.listedRoot() {
 		return s.errs, false, err
@@ -166,16 +190,32 @@ func (s *scanner) dir(d *walk.Dir) error {
 	if d.Err != nil {
 		n.own.flags |= ReadError
 	}
+	if s.o.Extended && d.Parent == nil {
+		e, _ := extAt(int(d.Fd()), "", false)
+		n.setOwnExt(e)
+	}
+	if s.follow && !s.firstVisit(frd.ID{Dev: in.Device, Ino: in.FileID}) {
+		// Reached again through another link: counted once, at the
+		// first, its own size too, as du -L counts it.
+		n.own.flags |= HardLink
+		n.own.asize, n.own.dsize = 0, 0
+		d.Entries = d.Entries[:0]
+		return nil
+	}
 	p := packers.Get().(*packer)
 	defer packers.Put(p)
 	p.reset()
+	p.ext = s.o.Extended
 	var bytes int64
 	keep := d.Entries[:0]
 	for i := range d.Entries {
 		e := &d.Entries[i]
-		k := node(e)
-		if s.o.Exclude != nil && s.o.Exclude(childPath(d.Path, e.Name)) {
-			k = Node{Name: k.Name, Ino: k.Ino, Flags: Excluded, Nlink: 1} // the inode, to delete it by
+		k := node(e, s.follow)
+		if s.o.Extended {
+			k.Ext, _ = extAt(int(d.Fd()), e.Name, s.follow && e.Type&fs.ModeSymlink != 0)
+		}
+		if skip := s.skip(d, e); skip != 0 {
+			k = Node{Name: k.Name, Ino: k.Ino, Flags: skip, Nlink: 1, Ext: k.Ext} // the inode, to delete it by
 			if e.Type.IsDir() {
 				k.Flags |= wasDir
 			}
@@ -201,11 +241,50 @@ func (s *scanner) dir(d *walk.Dir) error {
 	return nil
 }
 
-// node is e as an entry of the tree (its name e's, to be copied).
-func node(e *frd.Entry) Node {
+// skip is the flags that leave e, an entry of d, out of the scan, or 0.
+func (s *scanner) skip(d *walk.Dir, e *frd.Entry) Flags {
+	if s.o.Exclude != nil && s.o.Exclude(childPath(d.Path, e.Name)) {
+		return Excluded
+	}
+	if s.o.Ignore != nil && s.o.Ignore(strings.TrimLeft(childPath(d.Path, e.Name)[s.rootLen:], "/"), e.Type.IsDir()) {
+		return Excluded
+	}
+	if !e.Type.IsDir() {
+		return 0
+	}
+	// A kernel file system is a mount of its own: only a directory on
+	// another device than its parent's can be one.
+	if s.o.ExcludeKernFS && (e.Device == 0 || e.Device != d.Info.Device) && s.kernfs.is(int(d.Fd()), e.Name, e.Device) {
+		return KernFS
+	}
+	if s.o.ExcludeCaches && cacheDirTagged(int(d.Fd()), e.Name) {
+		return Excluded
+	}
+	return 0
+}
+
+// firstVisit reports whether the directory id is met for the first time.
+func (s *scanner) firstVisit(id frd.ID) bool {
+	s.dirsMu.Lock()
+	defer s.dirsMu.Unlock()
+	if _, ok := s.dirs[id]; ok {
+		return false
+	}
+	s.dirs[id] = struct{}{}
+	return true
+}
+
+// node is e as an entry of the tree (its name e's, to be copied). Under
+// follow every link listed was followed (a dangling one is left out by
+// the walk) and carries its target's metadata: it is shown as its target.
+func node(e *frd.Entry, follow bool) Node {
 	k := Node{Name: e.Name, Asize: e.Size, Dsize: e.Allocated, Ino: e.FileID, Mtime: seconds(e.ModTimeNanos)}
 	k.Nlink = uint32(min(e.Links, 1<<32-1))
-	switch t := e.Type; {
+	t := e.Type
+	if follow {
+		t &^= fs.ModeSymlink
+	}
+	switch {
 	case t&fs.ModeSymlink != 0:
 		k.Flags |= Symlink | NotReg
 	case t.IsDir():
@@ -240,6 +319,12 @@ func childPath(dir, name string) string {
 func (s *scanner) onError(e *walk.Error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if errors.Is(e.Err, walk.ErrLoop) {
+		// A link back to an ancestor under -L: counted there, as du
+		// leaves a cycle out without a word.
+		s.loops = append(s.loops, strings.Clone(e.Path))
+		return nil
+	}
 	s.errs = append(s.errs, Error{Path: strings.Clone(e.Path), Err: e.Err})
 	return nil
 }
@@ -247,6 +332,11 @@ func (s *scanner) onError(e *walk.Error) error {
 // markErrors marks the entry each error names (or, when it is not in the
 // tree, as for a file the walk left out, its directory).
 func (s *scanner) markErrors() {
+	for _, path := range s.loops {
+		if n := s.find(s.namesOf(path)); n != nil {
+			n.SetFlags(n.Flags | HardLink | listed) // listed: not another file system's
+		}
+	}
 	for _, e := range s.errs {
 		names := s.namesOf(e.Path)
 		if n := s.find(names); n != nil {

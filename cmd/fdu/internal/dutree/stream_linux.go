@@ -111,6 +111,9 @@ func (s *streamer) open(fd int, path, name string) (*streamDir, Node, error) {
 		s.report(err)
 	}
 	n := statNode(name, &st)
+	if s.e.o.Extended {
+		n.Ext = Ext{Uid: st.Uid, Gid: st.Gid, Mode: st.Mode}
+	}
 	n.Dir = &lv.dir
 	var err error
 	lv.entries, err = lv.lister.AppendHandle(lv.entries[:0], uintptr(fd), path)
@@ -148,7 +151,10 @@ func (s *streamer) entry(lv *streamDir, e *frd.Entry) {
 		s.subdir(lv, e, path)
 		return
 	}
-	n := node(e)
+	n := node(e, false)
+	if s.e.o.Extended {
+		n.Ext, _ = extAt(lv.fd, e.Name, false)
+	}
 	if !e.Type.IsRegular() {
 		var st unix.Stat_t
 		if err := unix.Fstatat(lv.fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {

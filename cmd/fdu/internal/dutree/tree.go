@@ -34,6 +34,7 @@ type Node struct {
 	Mtime int64 // seconds since 1970; 0 when unknown
 	Nlink uint32
 	Flags Flags
+	Ext   Ext // owner, group and mode, in a tree kept Extended
 
 	in *Dir // the directory it was read from (nil for the root)
 	at int  // a file's: where its flags are in in's packed entries
@@ -45,6 +46,7 @@ type Dir struct {
 	packed []byte
 	subs   []*Dir // the directories among the entries, in their order
 	own    own
+	ext    *extCols // owner, group and mode, in a tree kept Extended
 
 	Dev uint64 // the device of the directory and of its files
 	// Scanned is when the scan that listed the directory began, in ns
@@ -77,6 +79,13 @@ type Tree struct {
 	// Incomplete is a scan stopped before it listed every directory (each
 	// of those marked Unfinished).
 	Incomplete bool
+	// Extended is a tree scanned or read in extended mode: each entry's
+	// Ext and Mtime are kept.
+	Extended bool
+	// FollowLinks is a tree scanned through symbolic links (-L): a file may
+	// be met by several paths whatever its link count, so Recount counts
+	// every file once by its inode, not only those with several links.
+	FollowLinks bool
 
 	// ours is, for each inode (device, inode) whose ctime a deletion
 	// changed without removing it (a directory emptied of an entry, a file
@@ -98,12 +107,13 @@ func (t *Tree) Root() Node { return t.Top.node(t.Path) }
 // node is d as an entry named name.
 func (d *Dir) node(name string) Node {
 	o := &d.own
-	return Node{Name: name, Dir: d, Asize: o.asize, Dsize: o.dsize, Ino: o.ino, Mtime: o.mtime, Nlink: o.nlink, Flags: o.flags}
+	return Node{Name: name, Dir: d, Asize: o.asize, Dsize: o.dsize, Ino: o.ino, Mtime: o.mtime, Nlink: o.nlink, Flags: o.flags, Ext: d.ownExt()}
 }
 
 // setOwn keeps n's metadata as d's own.
 func (d *Dir) setOwn(n *Node) {
 	d.own = own{asize: n.Asize, dsize: n.Dsize, ino: n.Ino, mtime: n.Mtime, nlink: n.Nlink, flags: n.Flags}
+	d.setOwnExt(n.Ext)
 }
 
 // IsDir reports whether n is a directory.
@@ -147,13 +157,13 @@ func (n *Node) Newest() int64 {
 func (t *Tree) Recount() {
 	seen := map[frd.ID]struct{}{}
 	if t.Top != nil {
-		unfinished := recount(t.Top, seen)
+		unfinished := recount(t.Top, seen, t.FollowLinks)
 		t.Incomplete = t.Incomplete && unfinished > 0
 	}
 }
 
 // recount counts d and returns how many directories below are Unfinished.
-func recount(d *Dir, seen map[frd.ID]struct{}) (unfinished int) {
+func recount(d *Dir, seen map[frd.ID]struct{}, all bool) (unfinished int) {
 	d.Asize, d.Dsize, d.Items, d.Newest = d.own.asize, d.own.dsize, 0, d.own.mtime
 	d.own.flags &^= ErrorBelow
 	c := d.cursor()
@@ -161,7 +171,7 @@ func recount(d *Dir, seen map[frd.ID]struct{}) (unfinished int) {
 	for c.next(&k) {
 		d.Items++
 		if sub := k.Dir; sub != nil {
-			unfinished += recount(sub, seen)
+			unfinished += recount(sub, seen, all)
 			if sub.own.flags&Unfinished != 0 {
 				unfinished++
 			}
@@ -177,7 +187,7 @@ func recount(d *Dir, seen map[frd.ID]struct{}) (unfinished int) {
 		if k.Flags&ReadError != 0 {
 			d.own.flags |= ErrorBelow
 		}
-		if counted := countLink(&k, d.Dev, seen); !counted {
+		if counted := countLink(&k, d.Dev, seen, all); !counted {
 			continue
 		}
 		d.Asize, d.Dsize = sat(d.Asize, k.Asize), sat(d.Dsize, k.Dsize)
@@ -186,10 +196,11 @@ func recount(d *Dir, seen map[frd.ID]struct{}) (unfinished int) {
 }
 
 // countLink marks the file k LinkSeen (in d's entries) if another link to
-// it was met before, and reports whether it is counted here.
-func countLink(k *Node, dev uint64, seen map[frd.ID]struct{}) bool {
+// it was met before, and reports whether it is counted here. all counts
+// every file once, whatever its link count (a tree walked through links).
+func countLink(k *Node, dev uint64, seen map[frd.ID]struct{}, all bool) bool {
 	f := k.Flags &^ LinkSeen
-	if k.Flags&HardLink != 0 {
+	if k.Flags&HardLink != 0 || all && k.Ino != 0 {
 		id := frd.ID{Dev: dev, Ino: k.Ino}
 		if _, ok := seen[id]; ok {
 			f |= LinkSeen
