@@ -50,7 +50,7 @@ results=$work/results
 # stage MODDIR: the files git knows (and new ones not ignored) of the
 # module at MODDIR, without the modules nested in it.
 stage() {
-	local mod=$1 dst=$work/stage/$1
+	local mod=$1 dst=$work/stage/${1/#./root}
 	[ -d "$dst" ] && return
 	mkdir -p "$dst"
 	(cd "$repo/$mod" && git ls-files -co --exclude-standard -z . |
@@ -69,7 +69,7 @@ for pkg in $pkgs; do
 	*) mod=. rel=$pkg ;;
 	esac
 	stage "$mod"
-	dir=$work/stage/$mod/$rel
+	dir=$work/stage/${mod/#./root}/$rel
 	# Subpackages are packages of their own: their files are left out.
 	excl=()
 	for sub in $(cd "$dir" && find . -mindepth 2 -name '*.go' -printf '%h\n' | sort -u); do
