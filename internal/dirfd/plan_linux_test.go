@@ -222,3 +222,52 @@ func TestOpenAtNoFollow(t *testing.T) {
 		unix.Close(fd)
 	}
 }
+
+// TestFailedOpensGiveNoDescriptor: every failed open returns -1, never a
+// number a caller could close by mistake: OpenAt, a node under its kept
+// parent, one found again through the chain, a replaced one.
+func TestFailedOpensGiveNoDescriptor(t *testing.T) {
+	s := NewSet(0)
+	root, nodes := chain(t, s, 1)
+	defer s.CloseAll()
+	rfd := nodes[0].Fd()
+	if fd, err := OpenAt(rfd, "missing", false, "missing"); fd != -1 || err == nil {
+		t.Errorf("OpenAt of a missing name: %d, %v", fd, err)
+	}
+	if fd, err := (&Node{Parent: nodes[0], Name: "missing"}).Open("missing"); fd != -1 || err == nil {
+		t.Errorf("a missing node under its kept parent: %d, %v", fd, err)
+	}
+	if fd, err := (&Node{Parent: nodes[1], Name: "missing"}).Open("d/missing"); fd != -1 || err == nil {
+		t.Errorf("a missing node found through the chain: %d, %v", fd, err)
+	}
+	fd, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &Node{}
+	n.Identify(1, 1) // no directory is inode 1 of device 1 here
+	if got, err := n.verify(fd, nil); got != -1 || !errors.Is(err, ErrReplaced) {
+		t.Errorf("a replaced directory: %d, %v", got, err)
+	}
+}
+
+// TestFstatAllocated: Allocated is st_blocks in bytes, 512 to a block.
+func TestFstatAllocated(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, make([]byte, 10000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Fstat(fd)
+	if err != nil || st.Blocks == 0 || e.Allocated != st.Blocks*512 {
+		t.Errorf("Allocated %d (%v), want %d blocks of 512", e.Allocated, err, st.Blocks)
+	}
+}
