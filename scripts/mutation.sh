@@ -77,12 +77,16 @@ for pkg in $pkgs; do
 	done
 	echo "== $pkg"
 	t=$SECONDS
+	rm -f "$work/out.json" # an interrupted run writes none: no other package's is read
 	(cd "$dir" && GOWORK=off GOFLAGS="-short -count=1" \
 		"$gremlins" unleash --workers "${MUTATION_WORKERS:-1}" --timeout-coefficient 3 \
 		-S l ${excl[@]+"${excl[@]}"} -o "$work/out.json" "$dir" >"$work/log" 2>&1) || {
 		cat "$work/log"; echo "gremlins failed on $pkg"; exit 1
 	}
 	secs=$((SECONDS - t))
+	if [ ! -s "$work/out.json" ]; then
+		cat "$work/log"; echo "gremlins wrote no results for $pkg"; exit 1
+	fi
 	# file status line: LIVED mutants as file:line, then the counts.
 	python3 - "$work/out.json" "$pkg" "$secs" "$results" <<-'EOF'
 		import json, sys
