@@ -1,0 +1,89 @@
+package report
+
+import (
+	"bufio"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/units"
+)
+
+// TestLinesAsGNUDu: du's lines, their order and their bytes, as GNU du
+// 9.1 printed them for a chain of directories t/a/b/c holding one file of
+// 2049 bytes: one entry a directory, so that the order is du's and not
+// the file system's, and --inodes or apparent sizes, the same on every
+// file system. Made with
+//
+//	mkdir -p t/a/b/c && head -c 2049 /dev/zero >t/a/b/c/f
+//	LC_ALL=C du $opts
+func TestLinesAsGNUDu(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "t/a/b/c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "t/a/b/c/f"), make([]byte, 2049), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	bytes := units.BlockSize{Size: 1}
+	for _, c := range []struct {
+		opts  string // du's
+		all   bool
+		depth int
+		rc    Config
+		files []string
+		want  string
+	}{
+		{"-a --inodes t", true, math.MaxInt, Config{Inodes: true}, []string{"t"},
+			"1\tt/a/b/c/f\n2\tt/a/b/c\n3\tt/a/b\n4\tt/a\n5\tt\n"},
+		{"--inodes t", false, math.MaxInt, Config{Inodes: true}, []string{"t"},
+			"2\tt/a/b/c\n3\tt/a/b\n4\tt/a\n5\tt\n"},
+		{"-c --inodes t", false, math.MaxInt, Config{Inodes: true, Total: true}, []string{"t"},
+			"2\tt/a/b/c\n3\tt/a/b\n4\tt/a\n5\tt\n5\ttotal\n"},
+		{"--inodes --max-depth=1 t", false, 1, Config{Inodes: true}, []string{"t"},
+			"4\tt/a\n5\tt\n"},
+		{"-s --inodes t", false, 0, Config{Inodes: true}, []string{"t"}, "5\tt\n"},
+		{"-a --inodes -t 3 t", true, math.MaxInt, Config{Inodes: true, Threshold: 3}, []string{"t"},
+			"3\tt/a/b\n4\tt/a\n5\tt\n"},
+		{"-a --inodes -t 4 t", true, math.MaxInt, Config{Inodes: true, Threshold: 4}, []string{"t"},
+			"4\tt/a\n5\tt\n"},
+		{"-a --inodes -t -2 t", true, math.MaxInt, Config{Inodes: true, Threshold: -2}, []string{"t"},
+			"1\tt/a/b/c/f\n2\tt/a/b/c\n"},
+		{"-a --inodes -t -4 t", true, math.MaxInt, Config{Inodes: true, Threshold: -4}, []string{"t"},
+			"1\tt/a/b/c/f\n2\tt/a/b/c\n3\tt/a/b\n4\tt/a\n"},
+		{"-0 -s --inodes t", false, 0, Config{Inodes: true, Null: true}, []string{"t"}, "5\tt\x00"},
+		{"--inodes t/a/b t", false, math.MaxInt, Config{Inodes: true}, []string{"t/a/b", "t"},
+			"2\tt/a/b/c\n3\tt/a/b\n1\tt/a\n2\tt\n"},
+		{"-c --inodes t t/a/b", false, math.MaxInt, Config{Inodes: true, Total: true}, []string{"t", "t/a/b"},
+			"2\tt/a/b/c\n3\tt/a/b\n4\tt/a\n5\tt\n5\ttotal\n"},
+		{"-s -c --inodes t/a t/a/b/c/f", false, 0, Config{Inodes: true, Total: true}, []string{"t/a", "t/a/b/c/f"},
+			"4\tt/a\n4\ttotal\n"},
+		{"-b t/a/b/c/f", false, math.MaxInt, Config{Unit: bytes}, []string{"t/a/b/c/f"}, "2049\tt/a/b/c/f\n"},
+		{"-h --apparent-size t/a/b/c/f", false, math.MaxInt, Config{Unit: units.Human()}, []string{"t/a/b/c/f"},
+			"2.1K\tt/a/b/c/f\n"},
+		{"-c -b t/a/b/c/f t/a/b/c/f", false, math.MaxInt, Config{Unit: bytes, Total: true}, []string{"t/a/b/c/f", "t/a/b/c/f"},
+			"2049\tt/a/b/c/f\n2049\ttotal\n"},
+	} {
+		dc := &du.Config{All: c.all, MaxDepth: c.depth, Apparent: !c.rc.Inodes, TimeType: "mtime", Jobs: 1,
+			HashAll: len(c.files) > 1}
+		rc := c.rc
+		if rc.Unit.Size == 0 {
+			rc.Unit = units.BlockSize{Size: 1}
+		}
+		s := du.NewScanner(dc, nil)
+		var out strings.Builder
+		w := bufio.NewWriter(&out)
+		var errs []string
+		msgs := Messages{Error: func(m string) { errs = append(errs, m) }, Note: func(m string) { errs = append(errs, m) }}
+		Du(context.Background(), &rc, s, s.StatArgs(c.files, ""), w, msgs)
+		w.Flush()
+		if out.String() != c.want || errs != nil {
+			t.Errorf("du %s:\n%q, want\n%q (messages %q)", c.opts, out.String(), c.want, errs)
+		}
+	}
+}
