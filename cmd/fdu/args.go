@@ -204,11 +204,7 @@ func (c *command) sizes(cfg *config, v *flagValues) (int, bool) {
 	if v.fl.Changed("threshold") {
 		t, err := units.ParseThreshold(*v.threshold)
 		if err != nil {
-			opt := optionAsGiven(v.args, "-t", "--threshold")
-			if *v.threshold == "-0" {
-				opt = "--threshold" // du's own words for -0, however it was given
-			}
-			c.warn("%s", units.SizeMessage(err, opt, *v.threshold))
+			c.warn("%s", units.SizeMessage(err, optionAsGiven(v.args, "-t", "--threshold"), *v.threshold))
 			return 1, false
 		}
 		cfg.report.Threshold = t

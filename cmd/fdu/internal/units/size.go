@@ -2,8 +2,6 @@ package units
 
 import (
 	"errors"
-	"math"
-	"math/bits"
 	"os"
 	"strconv"
 	"strings"
@@ -33,156 +31,97 @@ func Human() BlockSize { return BlockSize{Size: 1, opts: humanAutoscale | humanS
 func HumanSI() BlockSize { return BlockSize{Size: 1, opts: humanAutoscale | humanSI} }
 
 // DefaultBlockSize is du's unit when no option sets one: DU_BLOCK_SIZE,
-// BLOCK_SIZE, BLOCKSIZE, then 512 under POSIXLY_CORRECT, else 1024.
-// A value that does not parse is not an error, as with du: the default
-// unit stands, or with a bad suffix the number before it.
+// or if it is unset BLOCK_SIZE, then BLOCKSIZE; else 512 under
+// POSIXLY_CORRECT, 1024 otherwise. A value that does not parse is not an
+// error, as with du: the number read before a bad suffix stands, or the
+// default.
 func DefaultBlockSize() BlockSize {
 	def := BlockSize{Size: 1024}
 	if _, ok := os.LookupEnv("POSIXLY_CORRECT"); ok {
 		def = BlockSize{Size: 512}
 	}
 	for _, v := range []string{"DU_BLOCK_SIZE", "BLOCK_SIZE", "BLOCKSIZE"} {
-		if s, ok := os.LookupEnv(v); ok && s != "" {
-			b, err := ParseBlockSize(s)
-			switch err {
-			case nil:
-				return b
-			case ErrSizeSuffix:
-				if n := leadingNumber(strings.TrimPrefix(s, "'")); n > 0 {
-					return BlockSize{Size: n}
-				}
-			case ErrSizeOverflow:
-				return BlockSize{Size: math.MaxUint64}
+		if s, ok := os.LookupEnv(v); ok {
+			b, _ := humblock(s)
+			if b.Size == 0 {
+				return def
 			}
-			return def
+			return b
 		}
 	}
 	return def
 }
 
-// leadingNumber is the decimal number s begins with, 0 if none.
-func leadingNumber(s string) uint64 {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	n, _ := strconv.ParseUint(s[:i], 10, 64)
-	return n
-}
-
-// ParseBlockSize parses a --block-size SIZE the way du does: "human-readable",
-// "si", or an optional number followed by an optional unit (K, KB, KiB, M,
-// ...). A unit without a number also prints the unit after each size.
+// ParseBlockSize parses a --block-size SIZE the way du does: an
+// abbreviation of "human-readable" or "si", or a number (hex, octal, as
+// strtoumax reads it) with an optional unit (K, KB, KiB, M, ...). A unit
+// without a number also prints the unit after each size.
 func ParseBlockSize(spec string) (BlockSize, error) {
-	switch spec {
-	case "human-readable":
-		return Human(), nil
-	case "si":
-		return HumanSI(), nil
-	}
-	s := strings.TrimPrefix(spec, "'") // thousands grouping: the C locale has none
-	n, unit, err := ParseSize(s)
-	if err != nil {
-		return BlockSize{}, err
-	}
-	if n == 0 {
+	b, e := humblock(spec)
+	switch {
+	case b.Size == 0:
 		return BlockSize{}, ErrSizeInvalid
-	}
-	b := BlockSize{Size: n}
-	if s != "" && (s[0] < '0' || s[0] > '9') && unit != "" {
-		b.opts |= humanSI
-		if strings.HasSuffix(unit, "B") {
-			b.opts |= humanB
-		}
-		if !strings.HasSuffix(unit, "B") || strings.HasSuffix(unit, "iB") {
-			b.opts |= humanBase1024
-		}
+	case e != 0:
+		return BlockSize{}, sizeErr(e)
 	}
 	return b, nil
 }
 
-// ParseSize parses a number with an optional unit as xstrtoumax does with
-// du's suffixes: K, M, G, T, P, E, Z, Y, R, Q (powers of 1024; KB, MB...
-// powers of 1000; KiB... powers of 1024), b (512), c and B (1), k for K.
-// A unit alone means one of it. It returns the value and the unit.
-func ParseSize(s string) (uint64, string, error) {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
+// humblock is gnulib's humblock: the unit spec names, and how it failed.
+// On a bad suffix the size is the number read before it, which du keeps
+// from an environment variable.
+func humblock(spec string) (BlockSize, numErr) {
+	spec = strings.TrimPrefix(spec, "'") // thousands grouping: the C locale has none
+	words := []string{"human-readable", "si"}
+	switch w, _ := argmatch("", spec, words, words); w {
+	case "human-readable":
+		return Human(), 0
+	case "si":
+		return HumanSI(), 0
 	}
-	n := uint64(1)
-	if i > 0 {
-		var err error
-		if n, err = strconv.ParseUint(s[:i], 10, 64); err != nil {
-			return 0, "", ErrSizeOverflow // digits only: too many of them
+	n, _, e := strtonum(spec, blockSuffixes, false)
+	if e != 0 {
+		return BlockSize{Size: n}, e
+	}
+	b := BlockSize{Size: n}
+	if strings.IndexFunc(spec, func(r rune) bool { return r >= '0' && r <= '9' }) < 0 {
+		// A unit alone (it parsed: spec begins with it) is shown too.
+		b.opts |= humanSI
+		if strings.HasSuffix(spec, "B") {
+			b.opts |= humanB
+		}
+		if !strings.HasSuffix(spec, "B") || strings.HasSuffix(spec, "iB") {
+			b.opts |= humanBase1024
 		}
 	}
-	unit := s[i:]
-	if unit == "" {
-		if i == 0 {
-			return 0, "", ErrSizeInvalid
-		}
-		return n, "", nil
-	}
-	badSuffix := ErrSizeSuffix
-	if i == 0 {
-		badSuffix = ErrSizeInvalid // no number, and no unit either, as xstrtoumax sees it
-	}
-	var mult uint64
-	switch unit {
-	case "b":
-		mult = 512
-	case "c", "B":
-		mult = 1
-	default:
-		// Coreutils 9.1's units: R and Q came in 9.2.
-		p := strings.IndexByte("KMGTPEZY", unit[0]&^0x20)
-		if unit[0] == 'k' {
-			p = 0
-		}
-		if p < 0 {
-			return 0, "", badSuffix
-		}
-		base := uint64(1024)
-		switch unit[1:] {
-		case "", "iB":
-		case "B", "D":
-			base = 1000
-		default:
-			return 0, "", badSuffix
-		}
-		mult = 1
-		for range p + 1 {
-			hi, lo := bits.Mul64(mult, base)
-			if hi != 0 {
-				return 0, "", ErrSizeOverflow
-			}
-			mult = lo
-		}
-	}
-	hi, lo := bits.Mul64(n, mult)
-	if hi != 0 {
-		return 0, "", ErrSizeOverflow
-	}
-	return lo, unit, nil
+	return b, 0
 }
 
-// ParseThreshold parses -t SIZE: a size with du's units, negative to keep
-// the entries at most that large (down to -2^63, as xstrtoimax reads it).
+// ParseThreshold parses -t SIZE as du does (xstrtoimax): a size with
+// du's units, negative to keep the entries at most that large (down to
+// -2^63). "-0" and its spellings are refused as du refuses them.
 func ParseThreshold(s string) (int64, error) {
-	neg := strings.HasPrefix(s, "-")
-	n, _, err := ParseSize(strings.TrimPrefix(s, "-"))
+	mag, neg, e := strtonum(s, thresholdSuffixes, true)
 	switch {
-	case err != nil:
-		return 0, err
-	case neg && n == 0:
-		return 0, ErrSizeInvalid // du's own words for -0, below
-	case neg && n <= 1<<63:
-		return int64(-n), nil
-	case n > math.MaxInt64:
-		return 0, ErrSizeOverflow
+	case e != 0:
+		return 0, sizeErr(e)
+	case mag == 0 && strings.HasPrefix(s, "-"):
+		return 0, ErrThresholdMinusZero
+	case neg:
+		return int64(-mag), nil // -2^63 wraps to itself
 	}
-	return int64(n), nil
+	return int64(mag), nil
+}
+
+// sizeErr is the error xstrtol_fatal words for e.
+func sizeErr(e numErr) error {
+	switch {
+	case e&numInvalid != 0:
+		return ErrSizeInvalid
+	case e&numBadSuffix != 0:
+		return ErrSizeSuffix
+	}
+	return ErrSizeOverflow
 }
 
 // The ways a size argument fails, as gnulib's xstrtol tells them apart.
@@ -190,12 +129,16 @@ var (
 	ErrSizeInvalid  = errors.New("invalid")
 	ErrSizeSuffix   = errors.New("invalid suffix")
 	ErrSizeOverflow = errors.New("too large")
+	// ErrThresholdMinusZero is -t -0 in any spelling: du words it alone.
+	ErrThresholdMinusZero = errors.New("invalid --threshold argument '-0'")
 )
 
 // SizeMessage is du's message for the size argument arg of the option opt
 // ("-B", "--threshold"...) that failed with err (xstrtol_fatal's words).
 func SizeMessage(err error, opt, arg string) string {
 	switch err {
+	case ErrThresholdMinusZero:
+		return err.Error() // du's own words, however -0 was spelled
 	case ErrSizeSuffix:
 		return message.SizeSuffix(opt, arg)
 	case ErrSizeOverflow:

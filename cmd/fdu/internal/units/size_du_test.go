@@ -88,7 +88,7 @@ func TestParseSizeErrors(t *testing.T) {
 		want uint64
 	}{
 		{"1", 1}, {"10", 10}, {"9", 9}, {"90K", 92160}, {"01K", 1024}, {"15E", 15 << 60},
-		{"16EB", 16e18}, {"1KD", 1000}, {"b", 512}, {"c", 1}, {"B", 1}, {"k", 1024}, {"2kB", 2000},
+		{"16EB", 16e18}, {"1KD", 1000}, {"k", 1024}, {"2kB", 2000},
 	} {
 		b, err := ParseBlockSize(c.arg)
 		if err != nil || b.Size != c.want {
@@ -100,7 +100,7 @@ func TestParseSizeErrors(t *testing.T) {
 		want int64
 		err  error
 	}{
-		{"0", 0, nil}, {"1", 1, nil}, {"-1", -1, nil}, {"-0", 0, ErrSizeInvalid},
+		{"0", 0, nil}, {"1", 1, nil}, {"-1", -1, nil}, {"-0", 0, ErrThresholdMinusZero},
 		{"9223372036854775807", 9223372036854775807, nil}, {"9223372036854775808", 0, ErrSizeOverflow},
 		{"-9223372036854775808", -9223372036854775808, nil}, {"-9223372036854775809", 0, ErrSizeOverflow},
 		{"-1K", -1024, nil},
