@@ -201,3 +201,20 @@ func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil || !errors.Is(err, syscall.ENOENT)
 }
+
+// TestPutAdminTrashOfAnotherUser: a sticky $topdir/.Trash that another
+// user made is not an administrator's: root's trash goes to .Trash-0.
+func TestPutAdminTrashOfAnotherUser(t *testing.T) {
+	top := nobodyTop(t)
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	admin := filepath.Join(top, ".Trash")
+	if err := os.Mkdir(admin, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(admin, 0o1777)
+	os.Chown(admin, nobody, nobody)
+	write(t, filepath.Join(top, "f"), "root's")
+	if at, err := put(t, filepath.Join(top, "f")); err != nil || at != filepath.Join(top, ".Trash-0", "files", "f") {
+		t.Errorf("trashed as %s, %v; want .Trash-0", at, err)
+	}
+}

@@ -171,10 +171,10 @@ func pick(dirfd int, dev uint64, dir string) (*place, error) {
 		top = filepath.Dir(top)
 	}
 	// An administrator's $topdir/.Trash, sticky and no link, holds one
-	// directory per user.
+	// directory per user; root's, or its owner could move root's away.
 	if admin, err := unix.Openat(topfd, ".Trash", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0); err == nil {
 		var st unix.Stat_t
-		if unix.Fstat(admin, &st) == nil && st.Mode&unix.S_ISVTX != 0 {
+		if unix.Fstat(admin, &st) == nil && st.Mode&unix.S_ISVTX != 0 && (st.Uid == 0 || int(st.Uid) == uid) {
 			mine := filepath.Join(top, ".Trash", strconv.Itoa(uid))
 			if fd, err := ownDir(admin, strconv.Itoa(uid), mine, uid); err == nil {
 				unix.Close(admin)
