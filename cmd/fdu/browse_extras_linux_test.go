@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
@@ -287,4 +289,31 @@ func TestBrowserDisks(t *testing.T) {
 	tm.waitFor("Mounted disks")
 	tm.keys("q")
 	tm.waitFor("fdu exited 0")
+}
+
+// TestIgnoreFromNotAFile: a pattern file that is a FIFO (another user's
+// .gitignore swapped for one), or a link to a device, is refused at once
+// with a clear error, without waiting for a writer or reading without end.
+func TestIgnoreFromNotAFile(t *testing.T) {
+	root := t.TempDir()
+	makeFiles(t, root, "a")
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	urandom := filepath.Join(t.TempDir(), "urandom")
+	os.Symlink("/dev/urandom", urandom)
+	for _, name := range []string{fifo, urandom} {
+		var out, errb strings.Builder
+		done := make(chan int, 1)
+		go func() { done <- run([]string{"--ignore-from", name, "-o", "-", root}, nil, &out, &errb) }()
+		select {
+		case code := <-done:
+			if code != 1 || !strings.Contains(errb.String(), "not a regular file") {
+				t.Errorf("--ignore-from %s: %d %q", filepath.Base(name), code, errb.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("--ignore-from %s: still reading after 10 s", filepath.Base(name))
+		}
+	}
 }

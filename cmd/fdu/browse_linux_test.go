@@ -610,3 +610,66 @@ func TestExportUnreadableAsNobody(t *testing.T) {
 		t.Errorf("locked: %+v", locked)
 	}
 }
+
+// TestExportInAnotherUsersDirectory: in a directory another user owns
+// (not sticky, so no fs.protected_* applies), what they made under the
+// export's name beforehand, as E's default name in the working directory
+// would be, is neither followed nor written: their link to a file of
+// root's, their FIFO (no blocking), their file, and a hard link to a file
+// of root's (as where fs.protected_hardlinks is off).
+func TestExportInAnotherUsersDirectory(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root, to give names to another user")
+	}
+	root := browseTree(t)
+	base := t.TempDir()
+	bashrc := filepath.Join(base, "bashrc")
+	if err := os.WriteFile(bashrc, []byte("root's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	theirs := filepath.Join(base, "theirs")
+	if err := os.Mkdir(theirs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(theirs, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	link, fifo, file, hard := filepath.Join(theirs, "link.json"), filepath.Join(theirs, "fifo.json"),
+		filepath.Join(theirs, "file.json"), filepath.Join(theirs, "hard.json")
+	if err := os.Symlink(bashrc, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{link, fifo, file} {
+		if err := os.Lchown(p, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(bashrc, hard); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{link, fifo, file, hard} {
+		var out, errb strings.Builder
+		done := make(chan int, 1)
+		go func() { done <- run([]string{"-o", name, root}, nil, &out, &errb) }()
+		select {
+		case code := <-done:
+			if code == 0 {
+				t.Errorf("export to %s: written (%q)", filepath.Base(name), errb.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("export to %s blocked: it opened another user's FIFO", filepath.Base(name))
+		}
+	}
+	if b, _ := os.ReadFile(bashrc); string(b) != "root's" {
+		t.Errorf("root's file was written through another user's name: %.20q", b)
+	}
+	if st, err := os.Lstat(file); err != nil || st.Size() != 0 || st.Sys().(*syscall.Stat_t).Uid != 65534 {
+		t.Errorf("another user's file was written or replaced: %v", err)
+	}
+}

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"os"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/ignore"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 )
 
@@ -33,37 +30,13 @@ func (c *command) browseExtras(cfg *config, v *flagValues) (int, bool) {
 	if name == "" {
 		return 0, true
 	}
-	m, err := readIgnore(name)
+	m, err := ignore.Read(name)
 	if err != nil {
 		c.warn("%s", message.FileError(name, err))
 		return 1, false
 	}
 	cfg.ignore = func(rel string, isDir bool) bool { return m.Match(strings.Split(rel, "/"), isDir) }
 	return 0, true
-}
-
-// readIgnore reads a file of gitignore patterns (blank lines and #
-// comments skipped, as git does), matched against paths below the
-// directory scanned, as a .gitignore at its top is.
-func readIgnore(name string) (gitignore.Matcher, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, nil))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return gitignore.NewMatcher(ps), nil
 }
 
 // scanExtras adds -e and the browser's exclusions to a scan's options.

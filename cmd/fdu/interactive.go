@@ -256,7 +256,12 @@ func (c *command) browse(cfg *config, v *flagValues, t *dutree.Tree, imported, d
 	}
 	if quitPath != "" {
 		s.Fini() // the terminal restored first, so that only the path is on stdout
-		fmt.Fprintln(c.out, quitPath)
+		line, err := browse.QuitLine(quitPath, isTerminal(c.stdout))
+		if err != nil {
+			c.warn("%s", err)
+			return 1
+		}
+		fmt.Fprintln(c.out, line)
 	}
 	return 0
 }

@@ -6,6 +6,7 @@ package age
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -129,6 +130,11 @@ func parseDuration(s string) (time.Duration, error) {
 		}
 		unit := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour,
 			"w": 7 * 24 * time.Hour, "mo": 30 * 24 * time.Hour, "y": 365 * 24 * time.Hour}[p[2]]
+		// Past time.Duration's ~292 years a product or sum would wrap to
+		// a negative age, turning the filter around.
+		if time.Duration(n) > (math.MaxInt64-total)/unit {
+			return 0, fmt.Errorf("%q: too long a duration (at most about 292 years)", s)
+		}
 		total += time.Duration(n) * unit
 	}
 	if len(parts) == 0 || used != len(in) {

@@ -1,6 +1,7 @@
 package age
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -57,5 +58,21 @@ func TestFilter(t *testing.T) {
 	}
 	if f, _ := ParseWords("", now, loc); f.Active() {
 		t.Errorf("an empty prompt filters")
+	}
+}
+
+// TestDurationTooLong: a duration past time.Duration's ~292 years is an
+// error, not a wrapped negative age that would turn the filter around
+// (max-age=300y hiding every file rather than none).
+func TestDurationTooLong(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, v := range []string{"300y", "200y200y", "2147483647y", "106751d1d"} {
+		if _, err := Parse(v, "", "", "", now, time.UTC); err == nil || !strings.Contains(err.Error(), "too long") {
+			t.Errorf("max-age=%s: %v, want too long", v, err)
+		}
+	}
+	f, err := Parse("290y", "", "", "", now, time.UTC)
+	if err != nil || !f.Keep(now.Add(-24*time.Hour).Unix()) {
+		t.Errorf("max-age=290y: %v", err)
 	}
 }

@@ -97,8 +97,8 @@ func (b *browser) runBatch(items []item, toTrash bool) {
 		case why != "":
 			o.err = errors.New(why)
 		case toTrash:
-			o.err = b.cfg.Tree.Move(context.Background(), it.names, it.name, func(fd int, name string) error {
-				where, err := trash.Put(fd, name, path)
+			o.err = b.cfg.Tree.Move(context.Background(), it.names, it.name, func(fd int, name string, same func(int, string) error) error {
+				where, err := trash.Put(fd, name, path, same)
 				o.where = where
 				return err
 			})

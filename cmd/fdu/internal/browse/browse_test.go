@@ -307,3 +307,38 @@ func TestMouse(t *testing.T) {
 		t.Errorf("the wheel moved to %d, want 2 (the last of a, b, c)", b.sel)
 	}
 }
+
+// TestEmptyAsksAboutOtherLinks: z on a file with other links says that
+// they, wherever they are (another user may have made one where
+// fs.protected_hardlinks is off), are emptied with it.
+func TestEmptyAsksAboutOtherLinks(t *testing.T) {
+	tr := dutree.NewTree(dutree.Node{Name: "/r", Dir: dutree.NewDir(0,
+		dutree.Node{Name: "one", Asize: 10, Dsize: 10, Nlink: 1, Ino: 5},
+		dutree.Node{Name: "linked", Asize: 20, Dsize: 20, Nlink: 3, Ino: 6, Flags: dutree.HardLink},
+	)})
+	tr.Recount()
+	b, _ := newTest(t, 100, 30, Config{Tree: tr})
+	ask := func(name string) string {
+		for i, k := range b.view {
+			if b.kids[k].Name == name {
+				b.sel = i
+			}
+		}
+		b.ask = nil
+		press(b, "z")
+		if b.ask == nil {
+			t.Fatalf("z on %s asked nothing", name)
+		}
+		var lines []string
+		for _, l := range b.ask.lines {
+			lines = append(lines, string(l))
+		}
+		return strings.Join(lines, "\n")
+	}
+	if q := ask("linked"); !strings.Contains(q, "2 other links") {
+		t.Errorf("z on a file with 3 links asks:\n%s", q)
+	}
+	if q := ask("one"); strings.Contains(q, "other link") {
+		t.Errorf("z on a file with one link asks:\n%s", q)
+	}
+}

@@ -23,10 +23,16 @@ func (b *browser) askEmpty() {
 	}
 	w, _ := b.s.Size()
 	name, names := n.Name, b.names()
-	b.ask = &query{title: "Empty file", lines: []shown{
+	lines := []shown{
 		fitMiddle("Empty "+esc(b.path(name))+"?", max(w-8, 10)),
 		textf("Its %s (%s) goes; the file and its name stay, at 0 bytes.", b.cfg.Format(b.sizeOf(n, b.apparent)), b.sizeWord()),
-	}, yes: func() {
+	}
+	if n.Nlink > 1 {
+		// One inode: its other names, in the tree or outside it (where
+		// another user may have made one to a file of root's), empty too.
+		lines = append(lines, textf("It has %s, in this tree or elsewhere: they are emptied with it.", plural(int64(n.Nlink)-1, "other link", "other links")))
+	}
+	b.ask = &query{title: "Empty file", lines: lines, yes: func() {
 		err := b.cfg.Tree.Truncate(names, name)
 		switch {
 		case err == nil:

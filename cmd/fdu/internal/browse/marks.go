@@ -14,10 +14,20 @@ type markKey struct {
 	name string
 }
 
+// marked is what a mark keeps of its entry: its directory as names below
+// the root, and when that directory was scanned. A rescan of the
+// directory drops the mark: what is under the name now may be another
+// entry (another user's file, a directory they filled), which the user
+// never chose.
+type marked struct {
+	names   []string
+	scanned int64 // the directory's Scanned when the mark was made
+}
+
 // marks are the entries marked, in any directory, and what recount found
 // of them.
 type marks struct {
-	set map[markKey][]string // each mark's directory as names below the root
+	set map[markKey]marked // each mark's entry
 	// The marked entries not inside another marked directory (which
 	// holds them already): how many, and their sizes.
 	count        int
@@ -36,7 +46,7 @@ func (b *browser) toggleMark() {
 	if n == nil {
 		return
 	}
-	b.setMark(n.Name, !b.marked(n.Name))
+	b.setMark(n, !b.marked(n.Name))
 	b.recountMarks()
 	b.sel = min(b.sel+1, len(b.view)-1)
 }
@@ -49,32 +59,34 @@ func (b *browser) markAll() {
 		all = all && b.marked(b.kids[i].Name)
 	}
 	for _, i := range b.view {
-		b.setMark(b.kids[i].Name, !all)
+		b.setMark(&b.kids[i], !all)
 	}
 	b.recountMarks()
 }
 
-func (b *browser) setMark(name string, on bool) {
-	k := markKey{b.dir().Dir, name}
+func (b *browser) setMark(n *dutree.Node, on bool) {
+	k := markKey{b.dir().Dir, n.Name}
+	m := marked{names: b.names(), scanned: b.dir().Dir.Scanned}
 	switch {
 	case on && b.marks.set == nil:
-		b.marks.set = map[markKey][]string{k: b.names()}
+		b.marks.set = map[markKey]marked{k: m}
 	case on:
-		b.marks.set[k] = b.names()
+		b.marks.set[k] = m
 	default:
 		delete(b.marks.set, k)
 	}
 }
 
-// recountMarks drops the marks of entries no longer in the tree, follows
-// a directory a rescan gave a new record, and counts what is marked, once
-// for each directory of marks (one listing each, whatever their number).
+// recountMarks drops the marks of entries no longer in the tree, and of
+// every entry of a directory scanned again since (the names may be other
+// entries' now), and counts what is marked, once for each directory of
+// marks (one listing each, whatever their number).
 func (b *browser) recountMarks() {
 	m := &b.marks
 	m.count, m.asize, m.dsize = 0, 0, 0
 	byDir := map[*dutree.Dir][]string{}
-	for k, names := range m.set {
-		byDir[k.dir] = names
+	for k, v := range m.set {
+		byDir[k.dir] = v.names
 	}
 	type group struct {
 		chain []*dutree.Dir // the directories from the root down to this one
@@ -91,18 +103,18 @@ func (b *browser) recountMarks() {
 		g := &group{chain: chain}
 		if now != nil {
 			for _, k := range now.Entries() {
-				if _, ok := m.set[markKey{dir, k.Name}]; ok {
+				if v, ok := m.set[markKey{dir, k.Name}]; ok && v.scanned == now.Scanned {
 					g.found = append(g.found, k)
 				}
 			}
 		}
-		for k := range m.set {
+		for k, v := range m.set {
 			if k.dir != dir {
 				continue
 			}
 			delete(m.set, k)
 			if now != nil && slices.ContainsFunc(g.found, func(n dutree.Node) bool { return n.Name == k.name }) {
-				m.set[markKey{now, k.name}] = names
+				m.set[markKey{now, k.name}] = v
 			}
 		}
 		if now == nil {
@@ -150,8 +162,8 @@ func (b *browser) chain(names []string) []*dutree.Dir {
 // leaves them acted on.
 func (b *browser) markedItems() []item {
 	var out []item
-	for k, names := range b.marks.set {
-		out = append(out, item{names: names, name: k.name})
+	for k, v := range b.marks.set {
+		out = append(out, item{names: v.names, name: k.name})
 	}
 	slices.SortFunc(out, func(x, y item) int {
 		if c := len(y.names) - len(x.names); c != 0 {

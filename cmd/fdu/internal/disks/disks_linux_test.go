@@ -48,3 +48,27 @@ func TestListMounts(t *testing.T) {
 		}
 	}
 }
+
+// TestListOddMountPoint: a tmpfs mounted under a name with a no-break
+// space, a carriage return and an escape sequence, which mountinfo leaves
+// raw, is listed under its own name, not a part of it.
+func TestListOddMountPoint(t *testing.T) {
+	tmp := filepath.Join(t.TempDir(), "a\u00a0b\rc\x1b[2J")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testfs.MountTmpfs(t, tmp, "size=4m")
+	d, err := List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range d {
+		if x.MountPoint == tmp {
+			return
+		}
+		if strings.HasPrefix(tmp, x.MountPoint) && x.MountPoint != "/" && x.Type == "tmpfs" {
+			t.Errorf("listed under a part of its name: %q", x.MountPoint)
+		}
+	}
+	t.Errorf("%q is not listed", tmp)
+}

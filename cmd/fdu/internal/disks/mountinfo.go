@@ -17,7 +17,10 @@ type Mount struct {
 func ParseMountinfo(data []byte) []Mount {
 	var out []Mount
 	for line := range bytes.Lines(data) {
-		f := strings.Fields(string(line))
+		// Split at spaces only: the kernel escapes space, tab, newline and
+		// backslash in a name, and leaves the rest raw (a carriage return,
+		// a no-break space), which strings.Fields would split a name at.
+		f := strings.Split(strings.TrimSuffix(string(line), "\n"), " ")
 		// id parent major:minor root mountpoint options [optional...] - type source superoptions
 		sep := -1
 		for i := 6; i < len(f); i++ {

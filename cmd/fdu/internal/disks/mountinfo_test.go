@@ -35,3 +35,14 @@ func TestSort(t *testing.T) {
 		t.Errorf("sorted %q, want %q", got, want)
 	}
 }
+
+// TestParseMountinfoOddNames: the kernel escapes only space, tab, newline
+// and backslash; a name's other bytes are raw, and none of them splits a
+// field: a carriage return, a vertical tab, a no-break space, an escape.
+func TestParseMountinfoOddNames(t *testing.T) {
+	data := []byte("43 29 0:37 / /mnt/a\rb\vc\u00a0d\u2003e\x1b[31m rw - tmpfs sr\u00a0c rw\n")
+	want := []Mount{{Source: "sr\u00a0c", MountPoint: "/mnt/a\rb\vc\u00a0d\u2003e\x1b[31m", Type: "tmpfs"}}
+	if got := ParseMountinfo(data); !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

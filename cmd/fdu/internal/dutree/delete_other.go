@@ -16,7 +16,7 @@ func (t *Tree) remove(context.Context, []string, *Dir, *Node) (outcome, error) {
 	return outcome{}, errNoDeletion
 }
 
-func (t *Tree) move(context.Context, []string, *Dir, *Node, func(int, string) error) error {
+func (t *Tree) move(context.Context, []string, *Dir, *Node, func(int, string, func(int, string) error) error) error {
 	return errNoDeletion
 }
 

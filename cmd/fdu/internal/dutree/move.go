@@ -16,9 +16,12 @@ var ErrNotRegular = errors.New("not a regular file: only a file can be emptied")
 // Delete's first phase: what Delete would refuse, Move refuses, and
 // nothing is moved. The entry itself is checked again just before move
 // runs, with the descriptor of its directory, which move must use (a
-// rename relative to it) rather than a path. Once move succeeds the entry
-// leaves the tree, which is counted again.
-func (t *Tree) Move(ctx context.Context, dirNames []string, name string, move func(dirfd int, name string) error) error {
+// rename relative to it) rather than a path, and same, which checks that
+// what it moved (by its new directory and name) is the entry checked: a
+// rename acts on a name, which another user may have given to another
+// entry in between. Once move succeeds the entry leaves the tree, which
+// is counted again.
+func (t *Tree) Move(ctx context.Context, dirNames []string, name string, move func(dirfd int, name string, same func(fd int, name string) error) error) error {
 	dir := t.Find(dirNames)
 	if dir == nil || dir.Dir == nil {
 		return ErrChanged

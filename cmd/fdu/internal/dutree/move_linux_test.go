@@ -11,8 +11,8 @@ import (
 )
 
 // renameTo is a move that renames the entry into dir, as a trash does.
-func renameTo(t *testing.T, dir string) func(int, string) error {
-	return func(fd int, name string) error {
+func renameTo(t *testing.T, dir string) func(int, string, func(int, string) error) error {
+	return func(fd int, name string, _ func(int, string) error) error {
 		return unix.Renameat(fd, name, unix.AT_FDCWD, filepath.Join(dir, name))
 	}
 }
@@ -106,5 +106,34 @@ func TestTruncate(t *testing.T) {
 	}
 	if err := tr.Truncate(nil, "missing"); err == nil {
 		t.Errorf("no error for a name not in the tree")
+	}
+}
+
+// TestMoveSameSeesASwap: the check Move hands its move function tells the
+// entry checked from one another user put under its name after the last
+// check, at its new name; the refusal is ErrChanged, and the entry stays
+// in the tree.
+func TestMoveSameSeesASwap(t *testing.T) {
+	root, away := t.TempDir(), t.TempDir()
+	mkfile(t, filepath.Join(root, "f"), 100)
+	mkfile(t, filepath.Join(root, "d", "g"), 100)
+	tr := scan(t, root, ScanOptions{})
+	swapIn := func(name string) func(int, string, func(int, string) error) error {
+		return func(fd int, _ string, same func(int, string) error) error {
+			os.Rename(filepath.Join(root, name), filepath.Join(root, name+".was"))
+			mkfile(t, filepath.Join(root, name), 100) // another entry, under the name
+			if err := unix.Renameat(fd, name, unix.AT_FDCWD, filepath.Join(away, name)); err != nil {
+				return err
+			}
+			return same(unix.AT_FDCWD, filepath.Join(away, name))
+		}
+	}
+	for _, name := range []string{"f", "d"} {
+		if err := tr.Move(ctx, nil, name, swapIn(name)); !errors.Is(err, ErrChanged) {
+			t.Errorf("%s swapped before its rename: %v, want ErrChanged", name, err)
+		}
+		if tr.Find([]string{name}) == nil {
+			t.Errorf("%s left the tree", name)
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 // move runs Delete's first phase over k, then checks k once more and
 // hands it to move.
-func (t *Tree) move(ctx context.Context, dirNames []string, in *Dir, k *Node, move func(int, string) error) error {
+func (t *Tree) move(ctx context.Context, dirNames []string, in *Dir, k *Node, move func(int, string, func(int, string) error) error) error {
 	if t.ours == nil {
 		t.ours = map[frd.ID]int64{}
 	}
@@ -56,7 +56,20 @@ func (t *Tree) move(ctx context.Context, dirNames []string, in *Dir, k *Node, mo
 	if err != nil {
 		return &pathError{[]string{k.Name}, err}
 	}
-	if err := move(fd, k.Name); err != nil {
+	// Once moved, the entry must be the one just checked: the same
+	// inode, born at the same time (a rename changes its ctime).
+	same := func(to int, as string) error {
+		now, err := statAt(to, as)
+		if err == nil && (now.ino != st.ino || now.dev != st.dev || now.mode != st.mode ||
+			now.hasBtime != st.hasBtime || now.btime != st.btime) {
+			err = ErrChanged
+		}
+		if err != nil {
+			return &pathError{[]string{k.Name}, err}
+		}
+		return nil
+	}
+	if err := move(fd, k.Name, same); err != nil {
 		return err
 	}
 	t.ours[frd.ID{Dev: top.dev, Ino: top.ino}] = time.Now().UnixNano()

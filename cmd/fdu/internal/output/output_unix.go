@@ -17,44 +17,47 @@ import (
 // directory, opened once, so that what is written and renamed is in that
 // directory whatever is renamed meanwhile, and never through a link.
 
-// mayFollow refuses to follow the symbolic link name where the kernel's
-// fs.protected_symlinks would: in a sticky, world-writable directory,
-// unless the link is the follower's or the directory owner's.
+// mayFollow refuses to follow the symbolic link name where another user
+// could have pointed it: a link that is neither the running user's nor
+// root's. The kernel's fs.protected_symlinks refuses only in a sticky
+// directory everyone may write; another user's own directory (the tree
+// root scans, the working directory E writes in) is as much theirs.
 func mayFollow(name string) error {
-	var link, dir unix.Stat_t
+	var link unix.Stat_t
 	if err := unix.Lstat(name, &link); err != nil {
 		return err
 	}
-	if err := unix.Stat(filepath.Dir(name), &dir); err != nil {
-		return err
-	}
-	sticky := dir.Mode&unix.S_ISVTX != 0 && dir.Mode&0o002 != 0
-	if sticky && link.Uid != uint32(unix.Geteuid()) && link.Uid != dir.Uid {
-		return &fs.PathError{Op: "follow", Path: name, Err: errors.New("a symbolic link of another user's in a sticky directory that everyone may write: not followed (as fs.protected_symlinks)")}
+	if !trusted(link.Uid) {
+		return &fs.PathError{Op: "follow", Path: name, Err: errors.New("a symbolic link of another user's: not followed (as fs.protected_symlinks, in any directory)")}
 	}
 	return nil
 }
 
+// trusted reports whether uid is the running user's or root's: what they
+// own, no other user made.
+func trusted(uid uint32) bool { return uid == uint32(unix.Geteuid()) || uid == 0 }
+
 // mayWrite refuses to write over st, the file path names in the open
-// directory dir, where the kernel's fs.protected_regular and
-// protected_fifos refuse an O_CREAT open of it: in a sticky directory that
-// everyone may write, a file or FIFO that is neither the writer's nor the
-// directory owner's. Another user's file made beforehand under the name
-// root exports to in /tmp would otherwise receive root's scan.
+// directory dir, where another user may write in dir (it is theirs, or
+// open to others, /tmp included) and st is a file or FIFO neither the
+// writer's nor root's: what another user made beforehand under the name
+// would receive root's scan, and their FIFO would hold the writer until
+// they read. The kernel's fs.protected_regular and protected_fifos refuse
+// so in sticky directories only.
 func mayWrite(dir int, path string, st *unix.Stat_t) error {
 	var d unix.Stat_t
 	if err := unix.Fstat(dir, &d); err != nil {
 		return err
 	}
-	sticky := d.Mode&unix.S_ISVTX != 0 && d.Mode&0o022 != 0
+	open := !trusted(d.Uid) || d.Mode&0o022 != 0
 	kind := st.Mode & unix.S_IFMT
-	if sticky && (kind == unix.S_IFREG || kind == unix.S_IFIFO) && st.Uid != uint32(unix.Geteuid()) && st.Uid != d.Uid {
-		return &fs.PathError{Op: "open", Path: path, Err: errors.New("another user's file in a sticky directory that others may write: not written (as fs.protected_regular)")}
+	if open && (kind == unix.S_IFREG || kind == unix.S_IFIFO) && !trusted(st.Uid) {
+		return &fs.PathError{Op: "open", Path: path, Err: errors.New("another user's file in a directory others may write: not written (as fs.protected_regular, in any such directory)")}
 	}
 	// A file with other links there may be a hard link another user made
 	// to a file of root's elsewhere: written in place, it would be that.
-	if sticky && kind == unix.S_IFREG && uint64(st.Nlink) > 1 {
-		return &fs.PathError{Op: "open", Path: path, Err: errors.New("a file with other links in a sticky directory that others may write: not written through them")}
+	if open && kind == unix.S_IFREG && uint64(st.Nlink) > 1 {
+		return &fs.PathError{Op: "open", Path: path, Err: errors.New("a file with other links in a directory others may write: not written through them")}
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ func put(t *testing.T, path string) (string, error) {
 		t.Fatal(err)
 	}
 	defer unix.Close(fd)
-	return Put(fd, filepath.Base(path), path)
+	return Put(fd, filepath.Base(path), path, nil)
 }
 
 func write(t *testing.T, path, text string) {
