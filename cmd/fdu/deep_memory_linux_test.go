@@ -49,7 +49,12 @@ func TestDeepChainMemory(t *testing.T) {
 	du, duErr := exec.LookPath("du")
 	for _, args := range [][]string{{root}, {"-a", root}, {"-s", root}} {
 		cmd := exec.Command(self)
-		cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join(args, "\x1f"))
+		// -j 1: no extra workers for visits slowed by the machine's load,
+		// each with its own path and listing; the paths held are measured.
+		fduArgs := append([]string{"-j", "1"}, args...)
+		// A tight GOMEMLIMIT keeps the heap near what is live, so that the
+		// peak is what fdu holds, not how far the collector let it grow.
+		cmd.Env = append(os.Environ(), helperEnv+"="+strings.Join(fduArgs, "\x1f"), "GOMEMLIMIT=16MiB")
 		got := sha256.New()
 		cmd.Stdout = got
 		if err := cmd.Run(); err != nil {
