@@ -7,8 +7,9 @@
 //	fdu -a --max-depth=2 /usr
 //
 // This package is the command's flags and wiring only: what du counts is
-// package du's, how it is printed package report's, the browser packages
-// browse and dutree's; it may import them all.
+// package du's, how it is printed package report's; -i, -o and -f are run
+// by package interactive, on the browser packages browse and dutree. It
+// may import them all.
 package main
 
 import (
@@ -21,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/interactive"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/report"
 )
@@ -114,8 +116,8 @@ func (c *command) finish(code int) int {
 
 // execute scans each file and reports as cfg asks.
 func (c *command) execute(cfg *config, files []string) int {
-	if cfg.browse {
-		return c.browseRun(cfg, cfg.flags, files)
+	if cfg.browse != nil {
+		return interactive.Run(cfg.browse, interactive.Streams{Stdin: c.stdin, Out: c.out, Warn: c.warn, Error: c.errOut})
 	}
 	var counter du.Progress // nil, not an interface holding a nil *progress
 	if c.progress != nil {
