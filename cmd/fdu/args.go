@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/age"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
@@ -477,7 +479,7 @@ func (c *command) progressLine(cfg *config, v *flagValues) (int, bool) {
 	switch *v.progress {
 	case "auto", "always":
 		if *v.progress == "always" || isTerminal(c.stderr) {
-			c.progress = startProgress(c.stderr, cfg.report.Unit, time.Second, 250*time.Millisecond)
+			c.progress = report.StartProgress(c.stderr, cfg.report.Unit, time.Second, 250*time.Millisecond)
 		}
 	case "never":
 	default:
@@ -485,6 +487,12 @@ func (c *command) progressLine(cfg *config, v *flagValues) (int, bool) {
 		return c.tryHelp(), false
 	}
 	return 0, true
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // fileList is the files to scan: the operands, or --files0-from's names.
