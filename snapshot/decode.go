@@ -94,17 +94,15 @@ func (d *dec) uvarint() uint64 {
 	return v
 }
 
+// varint is binary.Varint's zigzag decoding on uvarint, which reads the
+// same bytes and fails where it fails.
 func (d *dec) varint() int64 {
-	if d.bad != "" {
-		return 0
+	ux := d.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	v, n := binary.Varint(d.b[d.i:])
-	if n <= 0 {
-		d.fail("bad number or an item cut short")
-		return 0
-	}
-	d.i += n
-	return v
+	return x
 }
 
 func (d *dec) byte() byte {
