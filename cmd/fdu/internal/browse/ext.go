@@ -53,22 +53,9 @@ func (c *idNames) name(m *map[uint32]string, id uint32, look func(string) (strin
 // owner, group and others with the setuid, setgid and sticky bits.
 func modeString(m uint32) string {
 	b := []byte("?---------")
-	switch m & 0o170000 {
-	case 0o100000:
-		b[0] = '-'
-	case 0o040000:
-		b[0] = 'd'
-	case 0o120000:
-		b[0] = 'l'
-	case 0o020000:
-		b[0] = 'c'
-	case 0o060000:
-		b[0] = 'b'
-	case 0o010000:
-		b[0] = 'p'
-	case 0o140000:
-		b[0] = 's'
-	}
+	// The type's letter by S_IFMT's value: p fifo, c char, d dir, b block,
+	// - regular, l link, s socket.
+	b[0] = "?pc?d?b?-?l?s???"[m>>12&0xf]
 	for i, c := range "rwxrwxrwx" {
 		if m&(1<<(8-i)) != 0 {
 			b[i+1] = byte(c)
