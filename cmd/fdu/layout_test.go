@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -45,5 +47,31 @@ func TestInternalImportsAsDocumented(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// maxMainLines bounds package main, which holds the flags and the wiring:
+// what grows past it belongs in an internal package.
+const maxMainLines = 1200
+
+// TestMainPackageSize: package main stays under maxMainLines lines.
+func TestMainPackageSize(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += bytes.Count(b, []byte("\n"))
+	}
+	if total > maxMainLines {
+		t.Errorf("package main is %d lines, over %d", total, maxMainLines)
 	}
 }
