@@ -54,7 +54,7 @@ func Run(cfg *Config, st Streams) int {
 		return 1
 	}
 	if out := cfg.Export; out != "" && out != "-" {
-		if st, err := os.Stat(filepath.Dir(out)); err != nil || !st.IsDir() {
+		if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
 			r.Warn("cannot write %s: %s", message.Quotef(out), message.Strerror(errOr(err, syscall.ENOTDIR)))
 			return 1
 		}
