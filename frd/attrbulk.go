@@ -137,23 +137,17 @@ const (
 	vFifo = 7
 )
 
-// vtypeMode maps an ATTR_CMN_OBJTYPE value to fs.FileMode type bits.
+// vtypeModes are the fs.FileMode type bits of each vtype, by its value.
+var vtypeModes = [...]fs.FileMode{
+	vNon: fs.ModeIrregular, vReg: 0, vDir: fs.ModeDir, vBlk: fs.ModeDevice,
+	vChr: fs.ModeDevice | fs.ModeCharDevice, vLnk: fs.ModeSymlink, vSock: fs.ModeSocket, vFifo: fs.ModeNamedPipe,
+}
+
+// vtypeMode maps an ATTR_CMN_OBJTYPE value to fs.FileMode type bits: VNON,
+// VBAD and the kinds of file no directory lists are irregular.
 func vtypeMode(t uint32) fs.FileMode {
-	switch t {
-	case vReg:
-		return 0
-	case vDir:
-		return fs.ModeDir
-	case vLnk:
-		return fs.ModeSymlink
-	case vBlk:
-		return fs.ModeDevice
-	case vChr:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case vSock:
-		return fs.ModeSocket
-	case vFifo:
-		return fs.ModeNamedPipe
+	if t < uint32(len(vtypeModes)) {
+		return vtypeModes[t]
 	}
 	return fs.ModeIrregular
 }

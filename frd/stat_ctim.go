@@ -2,21 +2,9 @@
 
 package frd
 
-import (
-	"io/fs"
-	"syscall"
+import "syscall"
 
-	"github.com/pbednarcik/flexreaddir/internal/unixtime"
-)
-
-// fillSys copies what the portable listing's lstat gave beyond size and
-// modification time.
-func fillSys(e *Entry, fi fs.FileInfo) {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		e.ChangeTimeNanos = unixtime.Nanos(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
-		e.FileID = uint64(st.Ino)
-		e.Allocated = int64(st.Blocks) * 512
-		e.Links = uint64(st.Nlink)
-		e.Device = uint64(st.Dev)
-	}
+// changeTime is st_ctim, as these systems' Stat_t names it.
+func changeTime(st *syscall.Stat_t) (sec, nsec int64) {
+	return int64(st.Ctim.Sec), int64(st.Ctim.Nsec)
 }

@@ -94,17 +94,15 @@ func (d *dec) uvarint() uint64 {
 	return v
 }
 
+// varint is binary.Varint's zigzag decoding on uvarint, which reads the
+// same bytes and fails where it fails.
 func (d *dec) varint() int64 {
-	if d.bad != "" {
-		return 0
+	ux := d.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
 	}
-	v, n := binary.Varint(d.b[d.i:])
-	if n <= 0 {
-		d.fail("bad number or an item cut short")
-		return 0
-	}
-	d.i += n
-	return v
+	return x
 }
 
 func (d *dec) byte() byte {
@@ -128,20 +126,26 @@ func (d *dec) bytes(n uint64) []byte {
 // item decodes the next item with fn; a problem it notes is an error at
 // the item's offset.
 func (r *Reader) item(fn func(d *dec)) error {
-	b, err := r.br.item()
-	if err == io.EOF {
-		return &FormatError{r.br.pos, "no end record"}
-	}
+	d, err := r.nextItem()
 	if err != nil {
 		return err
 	}
-	d := dec{b: b}
 	fn(&d)
 	if d.bad != "" {
 		return &FormatError{r.br.offset(d.i), d.bad}
 	}
 	r.br.used(d.i)
 	return nil
+}
+
+// nextItem is a decoder of the next item: a snapshot that ends before
+// its end record is malformed.
+func (r *Reader) nextItem() (dec, error) {
+	b, err := r.br.item()
+	if err == io.EOF {
+		return dec{}, &FormatError{r.br.pos, "no end record"}
+	}
+	return dec{b: b}, err
 }
 
 func (r *Reader) header() error {
@@ -228,15 +232,11 @@ func (r *Reader) readEntries(dir *Dir, count uint64) error {
 	dir.Entries = r.entrySlice(count)
 	names := make([]byte, 0, 12*min(count, 1<<12))
 	for n := uint64(0); n < count; {
-		b, err := r.br.item()
-		if err == io.EOF {
-			return &FormatError{r.br.pos, "no end record"}
-		}
+		d, err := r.nextItem()
 		if err != nil {
 			return err
 		}
-		d := dec{b: b}
-		for ; n < count && d.i < len(b); n++ {
+		for ; n < count && d.i < len(d.b); n++ {
 			var prevName string
 			if k := len(dir.Entries); k > 0 {
 				prevName = dir.Entries[k-1].Name

@@ -198,28 +198,22 @@ func (t *taker) finish(df dirFile, x *Entry, dev *Device) {
 
 // mask clears the fields keys does not record.
 func mask(x *Entry, keys Keys) {
-	if keys&KeyMode == 0 {
-		x.Perm = 0
-	}
-	if keys&KeySize == 0 {
-		x.Size = 0
-	}
-	if keys&KeyModTime == 0 {
-		x.ModTime = 0
-	}
-	if keys&KeyChangeTime == 0 {
-		x.ChangeTime = 0
-	}
-	if keys&KeyFileID == 0 {
-		x.FileID = 0
-	}
-	if keys&KeyLinks == 0 {
-		x.Links = 0
-	}
-	if keys&KeyOwner == 0 {
-		x.UID, x.GID = 0, 0
-	}
-	if keys&KeyTarget == 0 {
-		x.Target = ""
+	zeroUnless(keys&KeyMode, &x.Perm)
+	zeroUnless(keys&KeySize, &x.Size)
+	zeroUnless(keys&KeyModTime, &x.ModTime)
+	zeroUnless(keys&KeyChangeTime, &x.ChangeTime)
+	zeroUnless(keys&KeyFileID, &x.FileID)
+	zeroUnless(keys&KeyLinks, &x.Links)
+	zeroUnless(keys&KeyOwner, &x.UID, &x.GID)
+	zeroUnless(keys&KeyTarget, &x.Target)
+}
+
+// zeroUnless zeroes fields unless kept, a key's bit, is set.
+func zeroUnless[T any](kept Keys, fields ...*T) {
+	if kept == 0 {
+		for _, f := range fields {
+			var zero T
+			*f = zero
+		}
 	}
 }

@@ -4,14 +4,19 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/age"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/browse"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/interactive"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/report"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/units"
@@ -31,13 +36,11 @@ func versionText() string {
 
 // config is what the command line and the environment ask for.
 type config struct {
-	du        du.Config                         // the scans
-	report    report.Config                     // what is printed, and how
-	summarize bool                              // -s, which sets du.MaxDepth
-	browse    bool                              // -i, -o or -f: the browser instead of a report
-	files0    string                            // --files0-from's file, for messages
-	flags     *flagValues                       // the command line, for the browser's options
-	ignore    func(rel string, isDir bool) bool // --ignore-from's patterns, nil without
+	du        du.Config           // the scans
+	report    report.Config       // what is printed, and how
+	summarize bool                // -s, which sets du.MaxDepth
+	browse    *interactive.Config // -i, -o or -f: the browser instead of a report; nil without
+	files0    string              // --files0-from's file, for messages
 }
 
 // flagValues are the flags whose values parse checks after the parser.
@@ -161,7 +164,6 @@ func (c *command) parse(args []string) (cfg *config, files []string, code int, o
 	cfg = &config{du: du.Config{MaxDepth: math.MaxInt, TimeType: "mtime"}, report: report.Config{Unit: units.DefaultBlockSize()}}
 	v := newFlags(cfg)
 	v.args = args
-	cfg.flags = v
 	expanded, err := expandLongOptions(v.fl, args)
 	if err == nil {
 		err = v.fl.Parse(expanded)
@@ -188,6 +190,9 @@ func (c *command) parse(args []string) (cfg *config, files []string, code int, o
 		}
 	}
 	files, code, ok = c.fileList(cfg, v)
+	if ok && cfg.browse != nil {
+		code, ok = c.browseOperands(cfg, v, files)
+	}
 	return cfg, files, code, ok
 }
 
@@ -337,15 +342,140 @@ func unsupportedInView(cfg *config, v *flagValues) string {
 	return ""
 }
 
+// browseFlags are fdu's interactive options, which du does not have.
+type browseFlags struct {
+	interactive, readOnly, noColor, noMouse, confirmQuit *bool
+	export, load                                         *string
+	maxAge, minAge, since, until                         *string
+	// -e, --exclude-caches, --exclude-kernfs, --ignore-from, --disks
+	extended, excludeCaches, excludeKernFS, disks *bool
+	ignoreFrom                                    *string
+}
+
+// browseMode checks the interactive options, and reads --ignore-from's
+// file before any screen: -i browses a scan, -o exports one (or the file
+// -f reads), -f browses a saved one.
+func (c *command) browseMode(cfg *config, v *flagValues) (int, bool) {
+	bf := v.browse
+	if !*bf.interactive && *bf.export == "" && *bf.load == "" {
+		if *bf.readOnly || *bf.noColor || *bf.noMouse || *bf.confirmQuit || *bf.disks || ageGiven(bf) {
+			c.warn("--read-only, --no-color, --no-mouse, --confirm-quit, --disks and the age filters go with -i or -f")
+			return c.tryHelp(), false
+		}
+		if opt := firstChanged(v, browserOnly); opt != "" {
+			c.warn("%s goes with -i, -o or -f", opt)
+			return c.tryHelp(), false
+		}
+		return 0, true
+	}
+	f, err := age.Parse(*bf.maxAge, *bf.minAge, *bf.since, *bf.until, time.Now(), time.Local)
+	if err != nil {
+		c.warn("%v", err)
+		return c.tryHelp(), false
+	}
+	if f.Active() && *bf.export != "" {
+		c.warn("the age filters are the browser's: -o writes the whole scan")
+		return c.tryHelp(), false
+	}
+	b := &interactive.Config{
+		Du: &cfg.du, Load: *bf.load, Export: *bf.export, Disks: *bf.disks,
+		Extended: *bf.extended, ExcludeCaches: *bf.excludeCaches, ExcludeKernFS: *bf.excludeKernFS,
+		Age: f, ReadOnly: *bf.readOnly, NoColor: *bf.noColor, NoMouse: *bf.noMouse, ConfirmQuit: *bf.confirmQuit,
+		Format: sizeFormat(cfg, v),
+	}
+	if name := *bf.ignoreFrom; name != "" {
+		if b.Ignore, err = interactive.ReadIgnore(name); err != nil {
+			c.warn("%s", message.FileError(name, err))
+			return 1, false
+		}
+	}
+	if cfg.report.View != "" {
+		c.warn("-i, -o and -f are not --%s: choose one", cfg.report.View)
+		return c.tryHelp(), false
+	}
+	if opt := firstChanged(v, notInBrowser); opt != "" {
+		c.warn("-i, -o and -f do not take %s", opt)
+		return c.tryHelp(), false
+	}
+	if cfg.du.ShowTime && cfg.du.TimeType != "mtime" {
+		c.warn("-i, -o and -f do not take --time=%s (only the modification time is kept)", cfg.du.TimeType)
+		return c.tryHelp(), false
+	}
+	cfg.browse = b
+	return 0, true
+}
+
+// ageGiven reports whether an age filter was given.
+func ageGiven(bf browseFlags) bool {
+	return *bf.maxAge != "" || *bf.minAge != "" || *bf.since != "" || *bf.until != ""
+}
+
+// optionName is a flag's name in the parser and as a message gives it.
+type optionName struct{ flag, name string }
+
+// browserOnly are the browser's scan options: du's report mirrors GNU du,
+// which has none of them.
+var browserOnly = []optionName{
+	{"extended", "-e"}, {"exclude-caches", "--exclude-caches"}, {"exclude-kernfs", "--exclude-kernfs"},
+	{"ignore-from", "--ignore-from"},
+}
+
+// notInBrowser are du's options the browser does not honour.
+var notInBrowser = []optionName{
+	{"all", "-a"}, {"summarize", "-s"}, {"total", "-c"}, {"max-depth", "-d"}, {"threshold", "-t"},
+	{"separate-dirs", "-S"}, {"count-links", "-l"}, {"inodes", "--inodes"}, {"null", "-0"},
+	{"files0-from", "--files0-from"}, {"dereference-args", "-D"}, {"H", "-H"},
+}
+
+// firstChanged names the first of opts given, or is "".
+func firstChanged(v *flagValues, opts []optionName) string {
+	for _, o := range opts {
+		if v.fl.Changed(o.flag) {
+			return o.name
+		}
+	}
+	return ""
+}
+
+// sizeFormat is how the browser shows a size: ncdu's units, unless a du
+// unit option (-B, -k, -m) asks for its numbers.
+func sizeFormat(cfg *config, v *flagValues) func(int64) string {
+	switch {
+	case v.fl.Changed("si"):
+		return func(n int64) string { return browse.Human(n, true) }
+	case v.fl.Changed("block-size") || v.fl.Changed("kibibytes") || v.fl.Changed("mebibytes") || v.fl.Changed("bytes"):
+		return func(n int64) string { return cfg.report.Unit.Format(uint64(max(n, 0))) }
+	}
+	return func(n int64) string { return browse.Human(n, false) }
+}
+
+// browseOperands checks the operands of -i, -o and -f (one directory to
+// scan; none with -f or --disks) before any screen or scan.
+func (c *command) browseOperands(cfg *config, v *flagValues, files []string) (int, bool) {
+	b := cfg.browse
+	switch {
+	case b.Load != "" && len(v.fl.Args()) > 0:
+		c.warn("-f reads a saved scan: extra operand %s", message.Quote(files[0]))
+	case b.Disks && (b.Load != "" || b.Export != "" || len(v.fl.Args()) > 0):
+		c.warn("--disks chooses the directory to scan: no -f, -o or operand")
+	case b.Load == "" && len(files) > 1:
+		c.warn("-i and -o scan one directory: extra operand %s", message.Quote(files[1]))
+	default:
+		b.Dir = files[0]
+		return 0, true
+	}
+	return c.tryHelp(), false
+}
+
 // progressLine starts the progress line on stderr, if asked for.
 func (c *command) progressLine(cfg *config, v *flagValues) (int, bool) {
-	if cfg.browse {
+	if cfg.browse != nil {
 		return 0, true // the browser shows its own
 	}
 	switch *v.progress {
 	case "auto", "always":
 		if *v.progress == "always" || isTerminal(c.stderr) {
-			c.progress = startProgress(c.stderr, cfg.report.Unit, time.Second, 250*time.Millisecond)
+			c.progress = report.StartProgress(c.stderr, cfg.report.Unit, time.Second, 250*time.Millisecond)
 		}
 	case "never":
 	default:
@@ -353,6 +483,12 @@ func (c *command) progressLine(cfg *config, v *flagValues) (int, bool) {
 		return c.tryHelp(), false
 	}
 	return 0, true
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // fileList is the files to scan: the operands, or --files0-from's names.

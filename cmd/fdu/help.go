@@ -1,5 +1,13 @@
 package main
 
+import (
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/pbednarcik/flexreaddir/cmd/internal/complete"
+)
+
 const usageText = `Usage: fdu [OPTION]... [FILE]...
   or:  fdu [OPTION]... --files0-from=F
 Summarize device usage of the set of FILEs, recursively for directories.
@@ -88,3 +96,76 @@ Display values are in units of the first available SIZE from --block-size,
 and the DU_BLOCK_SIZE, BLOCK_SIZE and BLOCKSIZE environment variables.
 Otherwise, units default to 1024 bytes (or 512 if POSIXLY_CORRECT is set).
 `
+
+// helpOption is one option as --help lists it, with its description's
+// lines joined.
+type helpOption struct {
+	short, long, desc string
+}
+
+// helpLine is an option's first line in --help: "  -a, --all  text",
+// "      --si  text", "  -H  text", "      --time=WORD  text".
+var helpLine = regexp.MustCompile(`^ {2,6}(?:-([^-\s])(?:, )?)?(?:--([a-z0-9-]+)(?:=[A-Z]+)?)?\s+(\S.*)$`)
+
+// helpOptions is the options that text (usageText) lists, in its order.
+// A description goes on in the lines indented past the option column.
+func helpOptions(text string) []helpOption {
+	var opts []helpOption
+	for _, line := range strings.Split(text, "\n") {
+		m := helpLine.FindStringSubmatch(line)
+		switch {
+		case m != nil && (m[1] != "" || m[2] != ""):
+			opts = append(opts, helpOption{short: m[1], long: m[2], desc: m[3]})
+		case len(opts) > 0 && strings.HasPrefix(line, strings.Repeat(" ", 10)):
+			opts[len(opts)-1].desc += " " + strings.TrimSpace(line)
+		default:
+			if len(opts) > 0 {
+				opts[len(opts)-1].desc = strings.Join(strings.Fields(opts[len(opts)-1].desc), " ")
+			}
+		}
+	}
+	return opts
+}
+
+// completionShell is the shell named by --completion=SHELL when it is
+// fdu's only argument: a hidden option, outside getopt's table so that no
+// abbreviation of du's reaches it.
+func completionShell(args []string) (string, bool) {
+	if len(args) != 1 {
+		return "", false
+	}
+	return strings.CutPrefix(args[0], "--completion=")
+}
+
+// completion writes fdu's completion script for shell.
+func (c *command) completion(shell string) int {
+	s, err := complete.Script(completionProgram(), shell)
+	if err != nil {
+		c.warn("%v", err)
+		return 1
+	}
+	io.WriteString(c.out, s)
+	return 0
+}
+
+// completionProgram is fdu's options as parse defines them, described as
+// --help describes them.
+func completionProgram() *complete.Program {
+	flags := complete.FromPFlag(newFlags(&config{}).fl)
+	desc := map[string]string{}
+	for _, o := range helpOptions(usageText) {
+		key := o.long
+		if key == "" {
+			key = o.short
+		}
+		if _, ok := desc[key]; !ok { // --time's first line, not --time=WORD's
+			desc[key] = o.desc
+		}
+	}
+	complete.WithDesc(flags, desc)
+	complete.WithChoices(flags, "time", "atime", "access", "use", "ctime", "status")
+	complete.WithChoices(flags, "time-style", "full-iso", "long-iso", "iso")
+	complete.WithChoices(flags, "progress", "auto", "always", "never")
+	complete.WithFiles(flags, "exclude-from", "files0-from", "output-file", "input-file", "ignore-from")
+	return &complete.Program{Command: complete.Command{Name: "fdu", Flags: flags, Operands: complete.FileOperands}}
+}

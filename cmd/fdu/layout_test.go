@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,17 +14,18 @@ import (
 
 // TestInternalImportsAsDocumented: each of fdu's packages imports none of
 // those its doc comment rules out, so that the scan, the report and the
-// browser stay apart.
+// browser stay apart, and only the command starts the interactive modes.
 func TestInternalImportsAsDocumented(t *testing.T) {
 	const internal = "github.com/pbednarcik/flexreaddir/cmd/fdu/internal/"
 	forbidden := map[string][]string{
-		"du":      {"report", "browse", "dutree"},
-		"report":  {"browse", "dutree"},
-		"browse":  {"du", "report"},
-		"dutree":  {"du", "report", "browse"},
-		"message": {"du", "report", "browse", "dutree", "units"},
-		"units":   {"du", "report", "browse", "dutree"},
-		"output":  {"du", "report", "browse", "dutree", "message", "units"},
+		"du":          {"report", "browse", "dutree", "interactive"},
+		"report":      {"browse", "dutree", "interactive"},
+		"browse":      {"du", "report", "interactive"},
+		"dutree":      {"du", "report", "browse", "interactive"},
+		"interactive": {"report"},
+		"message":     {"du", "report", "browse", "dutree", "interactive", "units"},
+		"units":       {"du", "report", "browse", "dutree", "interactive"},
+		"output":      {"du", "report", "browse", "dutree", "interactive", "message", "units"},
 	}
 	for pkg, never := range forbidden {
 		files, err := filepath.Glob(filepath.Join("internal", pkg, "*.go"))
@@ -44,5 +47,31 @@ func TestInternalImportsAsDocumented(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// maxMainLines bounds package main, which holds the flags and the wiring:
+// what grows past it belongs in an internal package.
+const maxMainLines = 1200
+
+// TestMainPackageSize: package main stays under maxMainLines lines.
+func TestMainPackageSize(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += bytes.Count(b, []byte("\n"))
+	}
+	if total > maxMainLines {
+		t.Errorf("package main is %d lines, over %d", total, maxMainLines)
 	}
 }

@@ -7,8 +7,9 @@
 //	fdu -a --max-depth=2 /usr
 //
 // This package is the command's flags and wiring only: what du counts is
-// package du's, how it is printed package report's, the browser packages
-// browse and dutree's; it may import them all.
+// package du's, how it is printed package report's; -i, -o and -f are run
+// by package interactive, on the browser packages browse and dutree. It
+// may import them all.
 package main
 
 import (
@@ -21,6 +22,8 @@ import (
 	"sync"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/interactive"
+	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/locale"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/report"
 )
@@ -65,7 +68,7 @@ type command struct {
 
 	mu       sync.Mutex // guards status and the interleaving of the streams
 	status   int
-	progress *progress
+	progress *report.Progress
 }
 
 // warn reports a problem with the command line.
@@ -102,7 +105,7 @@ func (c *command) note(msg string) {
 // finish flushes stdout: a write error (a full disk, a closed pipe) is
 // reported and fails the run, as with du.
 func (c *command) finish(code int) int {
-	c.progress.finish()
+	c.progress.Finish()
 	if err := c.out.Flush(); err != nil {
 		c.warn("%s", message.WriteError(err))
 		return 1
@@ -114,10 +117,10 @@ func (c *command) finish(code int) int {
 
 // execute scans each file and reports as cfg asks.
 func (c *command) execute(cfg *config, files []string) int {
-	if cfg.browse {
-		return c.browseRun(cfg, cfg.flags, files)
+	if cfg.browse != nil {
+		return interactive.Run(cfg.browse, interactive.Streams{Stdin: c.stdin, Out: c.out, OutIsTerminal: isTerminal(c.stdout), Warn: c.warn, Error: c.errOut})
 	}
-	var counter du.Progress // nil, not an interface holding a nil *progress
+	var counter du.Progress // nil, not an interface holding a nil *report.Progress
 	if c.progress != nil {
 		counter = c.progress
 	}
@@ -130,7 +133,21 @@ func (c *command) execute(cfg *config, files []string) int {
 		return 0
 	}
 	v := report.ScanViews(ctx, &cfg.report, s, args, msgs)
-	c.progress.finish() // the view's lines stand alone
+	c.progress.Finish() // the view's lines stand alone
 	v.Print(c.out)
 	return 0
+}
+
+// localeCharset is the character set of the locale du would run in, as
+// quoting needs it. A multibyte set other than UTF-8 (EUC-JP, GB18030)
+// is read as C: fdu has none of their decoders.
+func localeCharset() message.Charset {
+	ct := locale.FromEnv(os.LookupEnv)
+	switch {
+	case ct.UTF8():
+		return message.Charset{UTF8: true, Print: ct.IsWPrint}
+	case ct.Unibyte():
+		return message.Charset{PrintByte: ct.IsPrint}
+	}
+	return message.Charset{}
 }

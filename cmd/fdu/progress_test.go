@@ -1,61 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/units"
 )
 
-// TestProgress shows the line after the delay, redraws it, and erases it;
-// a scan shorter than the delay shows nothing.
-func TestProgress(t *testing.T) {
-	var b syncBuffer
-	p := startProgress(&b, units.BlockSize{Size: 1}, 10*time.Millisecond, 5*time.Millisecond)
-	p.Listed(3, 4096)
-	time.Sleep(50 * time.Millisecond)
-	p.finish()
-	s := b.String()
-	if !strings.Contains(s, "fdu: scanning: 1 directories, 3 entries, 4096") || !strings.HasSuffix(s, "\r\x1b[K") {
-		t.Errorf("progress wrote %q", s)
-	}
-	var quiet syncBuffer
-	p = startProgress(&quiet, units.BlockSize{Size: 1}, time.Hour, time.Second)
-	p.Listed(1, 1)
-	p.finish()
-	if quiet.String() != "" {
-		t.Errorf("a short scan wrote %q", quiet.String())
-	}
-	// Through the command: stdout has the report alone.
+// TestProgressOnlyOnStderr: with the progress line forced on, stdout has
+// the report alone.
+func TestProgressOnlyOnStderr(t *testing.T) {
 	root := viewTree(t)
 	out, _, code := runView(t, "--progress=always", "-s", "-b", root)
 	if code != 0 || strings.Contains(out, "scanning") || !strings.HasSuffix(out, "\t"+root+"\n") {
 		t.Errorf("stdout %q", out)
 	}
-}
-
-type syncBuffer struct {
-	mu  chan struct{}
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) lock() {
-	if b.mu == nil {
-		b.mu = make(chan struct{}, 1)
-	}
-	b.mu <- struct{}{}
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.lock()
-	defer func() { <-b.mu }()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.lock()
-	defer func() { <-b.mu }()
-	return b.buf.String()
 }

@@ -256,22 +256,26 @@ func toJSON(e frd.Entry) jsonEntry {
 	return j
 }
 
+// typeName is the word for t's type: the first of typeNames whose bit it
+// has, or "file" or "irregular".
 func typeName(t fs.FileMode) string {
-	switch {
-	case t.IsRegular():
+	if t.IsRegular() {
 		return "file"
-	case t.IsDir():
-		return "dir"
-	case t&os.ModeSymlink != 0:
-		return "symlink"
-	case t&os.ModeNamedPipe != 0:
-		return "fifo"
-	case t&os.ModeSocket != 0:
-		return "socket"
-	case t&os.ModeCharDevice != 0:
-		return "chardev"
-	case t&os.ModeDevice != 0:
-		return "blockdev"
+	}
+	for _, n := range typeNames {
+		if t&n.bit != 0 {
+			return n.name
+		}
 	}
 	return "irregular"
+}
+
+// typeNames are the types' words, in the order typeName tries them: a
+// Windows directory may also be irregular, a character device is a device.
+var typeNames = []struct {
+	bit  fs.FileMode
+	name string
+}{
+	{fs.ModeDir, "dir"}, {fs.ModeSymlink, "symlink"}, {fs.ModeNamedPipe, "fifo"}, {fs.ModeSocket, "socket"},
+	{fs.ModeCharDevice, "chardev"}, {fs.ModeDevice, "blockdev"},
 }

@@ -13,28 +13,11 @@ type idNames struct {
 	users, groups map[uint32]string
 }
 
-func (c *idNames) user(id uint32) string {
-	return c.name(&c.users, id, func(s string) (string, error) {
-		u, err := user.LookupId(s)
-		if err != nil {
-			return "", err
-		}
-		return u.Username, nil
-	})
-}
-
-func (c *idNames) group(id uint32) string {
-	return c.name(&c.groups, id, func(s string) (string, error) {
-		g, err := user.LookupGroupId(s)
-		if err != nil {
-			return "", err
-		}
-		return g.Name, nil
-	})
-}
+func (c *idNames) user(id uint32) string  { return c.name(&c.users, id, false) }
+func (c *idNames) group(id uint32) string { return c.name(&c.groups, id, true) }
 
 // name is id's name, or its number where the database has none.
-func (c *idNames) name(m *map[uint32]string, id uint32, look func(string) (string, error)) string {
+func (c *idNames) name(m *map[uint32]string, id uint32, group bool) string {
 	if n, ok := (*m)[id]; ok {
 		return n
 	}
@@ -42,33 +25,33 @@ func (c *idNames) name(m *map[uint32]string, id uint32, look func(string) (strin
 		*m = map[uint32]string{}
 	}
 	s := strconv.FormatUint(uint64(id), 10)
-	if n, err := look(s); err == nil && n != "" {
+	if n := lookupID(s, group); n != "" {
 		s = n
 	}
 	(*m)[id] = s
 	return s
 }
 
+// lookupID is the name of the user, or with group of the group, whose
+// id is s; "" when the database has none.
+func lookupID(s string, group bool) string {
+	if group {
+		if g, err := user.LookupGroupId(s); err == nil {
+			return g.Name
+		}
+	} else if u, err := user.LookupId(s); err == nil {
+		return u.Username
+	}
+	return ""
+}
+
 // modeString is st_mode as ls -l writes it: the type, then rwx for the
 // owner, group and others with the setuid, setgid and sticky bits.
 func modeString(m uint32) string {
 	b := []byte("?---------")
-	switch m & 0o170000 {
-	case 0o100000:
-		b[0] = '-'
-	case 0o040000:
-		b[0] = 'd'
-	case 0o120000:
-		b[0] = 'l'
-	case 0o020000:
-		b[0] = 'c'
-	case 0o060000:
-		b[0] = 'b'
-	case 0o010000:
-		b[0] = 'p'
-	case 0o140000:
-		b[0] = 's'
-	}
+	// The type's letter by S_IFMT's value: p fifo, c char, d dir, b block,
+	// - regular, l link, s socket.
+	b[0] = "?pc?d?b?-?l?s???"[m>>12&0xf]
 	for i, c := range "rwxrwxrwx" {
 		if m&(1<<(8-i)) != 0 {
 			b[i+1] = byte(c)

@@ -32,7 +32,37 @@ func (r *reporter) dirAt(n, parent *du.Dir, end, level int) (own, below du.Usage
 		n = w
 	}
 	errs := r.entryErrors(n, end)
-	var ent, sub du.Usage // entries directly inside; everything deeper
+	ent, sub, ok := r.entries(n, parent, &errs, end, level)
+	if !ok {
+		return own, below, false
+	}
+	r.live.WaitDone(n, parent)
+	errs.pull(r, n, end) // the subdirectories wrote past end only
+	errs.printRest()
+	if n.Moved() {
+		r.msgs.Error(message.Moved(r.pathTo(end)))
+		r.stopped = true
+		return own, below, false
+	}
+	own = n.Own()
+	r.grand.Add(own)
+	shown := own
+	shown.Add(ent)
+	if !r.du.SeparateDirs {
+		shown.Add(sub)
+	}
+	if level <= r.du.MaxDepth {
+		r.printBytes(shown, r.path[:end])
+	}
+	below = ent
+	below.Add(sub)
+	return own, below, true
+}
+
+// entries reports n's entries, at r.path[:end], in du's order, with the
+// errors du meets among them, and returns the usage of those directly
+// inside n and of everything deeper; ok is false when the report stopped.
+func (r *reporter) entries(n, parent *du.Dir, errs *placedErrors, end, level int) (ent, sub du.Usage, ok bool) {
 	ent.Add(n.FilesSum())
 	r.grand.Add(n.FilesSum())
 	prefix := end // the path without one trailing slash, for its entries'
@@ -62,7 +92,7 @@ func (r *reporter) dirAt(n, parent *du.Dir, end, level int) (own, below du.Usage
 				r.live.Release(c)
 			}
 			if r.stopped {
-				return own, below, false
+				return ent, sub, false
 			}
 			if ok {
 				if !r.du.SeparateDirs {
@@ -83,27 +113,7 @@ func (r *reporter) dirAt(n, parent *du.Dir, end, level int) (own, below du.Usage
 			r.printBytes(u, r.path)
 		}
 	}
-	r.live.WaitDone(n, parent)
-	errs.pull(r, n, end) // the subdirectories wrote past end only
-	errs.printRest()
-	if n.Moved() {
-		r.msgs.Error(message.Moved(r.pathTo(end)))
-		r.stopped = true
-		return own, below, false
-	}
-	own = n.Own()
-	r.grand.Add(own)
-	shown := own
-	shown.Add(ent)
-	if !r.du.SeparateDirs {
-		shown.Add(sub)
-	}
-	if level <= r.du.MaxDepth {
-		r.printBytes(shown, r.path[:end])
-	}
-	below = ent
-	below.Add(sub)
-	return own, below, true
+	return ent, sub, true
 }
 
 // pathTo is the path in r.path[:end] as a string.

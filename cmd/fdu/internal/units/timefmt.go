@@ -56,53 +56,20 @@ func Strftime(format string, t time.Time) string {
 			continue
 		}
 		i++
-		switch format[i] {
+		c = format[i]
+		if layout, ok := strftimeLayouts[c]; ok {
+			b.WriteString(t.Format(layout))
+			continue
+		}
+		switch c {
 		case 'Y':
 			b.WriteString(strconv.Itoa(t.Year()))
 		case 'y':
 			fmt.Fprintf(&b, "%02d", t.Year()%100)
-		case 'm':
-			fmt.Fprintf(&b, "%02d", int(t.Month()))
-		case 'd':
-			fmt.Fprintf(&b, "%02d", t.Day())
-		case 'e':
-			fmt.Fprintf(&b, "%2d", t.Day())
-		case 'H':
-			fmt.Fprintf(&b, "%02d", t.Hour())
-		case 'I':
-			fmt.Fprintf(&b, "%02d", (t.Hour()+11)%12+1)
-		case 'M':
-			fmt.Fprintf(&b, "%02d", t.Minute())
-		case 'S':
-			fmt.Fprintf(&b, "%02d", t.Second())
 		case 'N':
 			fmt.Fprintf(&b, "%09d", t.Nanosecond())
-		case 'j':
-			fmt.Fprintf(&b, "%03d", t.YearDay())
-		case 'p':
-			b.WriteString(t.Format("PM"))
-		case 'z':
-			b.WriteString(t.Format("-0700"))
-		case 'Z':
-			b.WriteString(t.Format("MST"))
 		case 's':
 			b.WriteString(strconv.FormatInt(t.Unix(), 10))
-		case 'a':
-			b.WriteString(t.Format("Mon"))
-		case 'A':
-			b.WriteString(t.Format("Monday"))
-		case 'b', 'h':
-			b.WriteString(t.Format("Jan"))
-		case 'B':
-			b.WriteString(t.Format("January"))
-		case 'F':
-			b.WriteString(t.Format("2006-01-02"))
-		case 'T':
-			b.WriteString(t.Format("15:04:05"))
-		case 'R':
-			b.WriteString(t.Format("15:04"))
-		case 'D':
-			b.WriteString(t.Format("01/02/06"))
 		case 'n':
 			b.WriteByte('\n')
 		case 't':
@@ -111,8 +78,18 @@ func Strftime(format string, t time.Time) string {
 			b.WriteByte('%')
 		default:
 			b.WriteByte('%')
-			b.WriteByte(format[i])
+			b.WriteByte(c)
 		}
 	}
 	return b.String()
+}
+
+// strftimeLayouts are the conversions Go's layouts write as strftime
+// does. The years and %N are not among them: Go pads a year to four
+// digits, drops a negative year's sign in "06" and writes no bare
+// fraction.
+var strftimeLayouts = map[byte]string{
+	'm': "01", 'd': "02", 'e': "_2", 'H': "15", 'I': "03", 'M': "04", 'S': "05", 'j': "002",
+	'p': "PM", 'z': "-0700", 'Z': "MST", 'a': "Mon", 'A': "Monday", 'b': "Jan", 'h': "Jan",
+	'B': "January", 'F': "2006-01-02", 'T': "15:04:05", 'R': "15:04", 'D': "01/02/06",
 }

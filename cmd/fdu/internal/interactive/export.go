@@ -1,4 +1,4 @@
-package main
+package interactive
 
 import (
 	"io"
@@ -16,18 +16,23 @@ import (
 // a terminal) is written as it is, and a symbolic link is written through
 // as a shell's > writes through one, by the kernel's rule for links in
 // directories others may write (output.Write).
-func (c *command) export(name string, t *dutree.Tree, mtime bool) error {
-	o := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version.Number(), Timestamp: time.Now().Unix()}, Mtime: mtime, Extended: t.Extended}
-	return c.writeTo(name, func(w io.Writer) error { return dutree.Write(w, t, o) })
+func (r *run) export(name string, t *dutree.Tree) error {
+	o := dutree.WriteOptions{Meta: meta(), Mtime: r.Du.ShowTime, Extended: t.Extended}
+	return r.writeTo(name, func(w io.Writer) error { return dutree.Write(w, t, o) })
+}
+
+// meta is an export's header: fdu, its version, the time now.
+func meta() dutree.Meta {
+	return dutree.Meta{Progname: "fdu", Progver: version.Number(), Timestamp: time.Now().Unix()}
 }
 
 // writeTo writes name ("-": stdout) with write, as export says.
-func (c *command) writeTo(name string, write func(io.Writer) error) error {
+func (r *run) writeTo(name string, write func(io.Writer) error) error {
 	if name == "-" {
-		if err := write(c.out); err != nil {
+		if err := write(r.Out); err != nil {
 			return err
 		}
-		return c.out.Flush()
+		return r.Out.Flush()
 	}
 	return output.Write(name, func(f *os.File) error { return write(f) })
 }

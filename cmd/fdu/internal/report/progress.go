@@ -1,34 +1,31 @@
-package main
+package report
 
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/units"
 )
 
-// progress counts what the walk has seen, and shows it on a terminal's
+// Progress counts what the walk has seen, and shows it on a terminal's
 // stderr once a scan has run for a second: one line, redrawn in place and
 // erased at the end, never on stdout.
-type progress struct {
+type Progress struct {
 	dirs, entries, bytes atomic.Uint64
 
 	out  io.Writer
 	unit units.BlockSize
 	stop chan struct{}
-	once sync.Once // finish may be called by a view and again at exit
+	once sync.Once // Finish may be called by a view and again at exit
 	done sync.WaitGroup
 }
 
-// startProgress shows progress on out after delay, every interval.
-func startProgress(out io.Writer, unit units.BlockSize, delay, interval time.Duration) *progress {
-	p := &progress{out: out, unit: unit, stop: make(chan struct{})}
+// StartProgress shows progress on out after delay, every interval.
+func StartProgress(out io.Writer, unit units.BlockSize, delay, interval time.Duration) *Progress {
+	p := &Progress{out: out, unit: unit, stop: make(chan struct{})}
 	p.done.Add(1)
 	go func() {
 		defer p.done.Done()
@@ -54,7 +51,7 @@ func startProgress(out io.Writer, unit units.BlockSize, delay, interval time.Dur
 }
 
 // Listed counts one listed directory of n entries and size bytes.
-func (p *progress) Listed(n int, size uint64) {
+func (p *Progress) Listed(n int, size uint64) {
 	if p == nil {
 		return
 	}
@@ -63,18 +60,12 @@ func (p *progress) Listed(n int, size uint64) {
 	p.bytes.Add(size)
 }
 
-// finish erases the line, if it was shown, and stops. Calls after the
-// first do nothing.
-func (p *progress) finish() {
+// Finish erases the line, if it was shown, and stops. Calls after the
+// first do nothing; so does a call on nil.
+func (p *Progress) Finish() {
 	if p == nil {
 		return
 	}
 	p.once.Do(func() { close(p.stop) })
 	p.done.Wait()
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }

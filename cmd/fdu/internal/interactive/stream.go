@@ -1,4 +1,4 @@
-package main
+package interactive
 
 import (
 	"context"
@@ -8,11 +8,9 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/message"
-	"github.com/pbednarcik/flexreaddir/cmd/internal/version"
 )
 
 // streamExport is `fdu -o FILE DIR`: the export written as the scan goes
@@ -22,7 +20,7 @@ import (
 // would be; fdu then exits as the signal asks (128 and its number). A
 // second signal exits at once: what is left is the temporary file, never
 // a part of one under name.
-func (c *command) streamExport(cfg *config, dir, name string) int {
+func (r *run) streamExport(dir, name string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var got atomic.Value
@@ -40,13 +38,13 @@ func (c *command) streamExport(cfg *config, dir, name string) int {
 		}
 	}()
 	o := dutree.StreamOptions{
-		OneFileSystem: cfg.du.WalkOptions(false, nil).OneFileSystem,
-		OnError:       func(e dutree.Error) { c.errOut(scanError(e)) },
+		OneFileSystem: r.Du.WalkOptions(false, nil).OneFileSystem,
+		OnError:       func(e dutree.Error) { r.Error(scanError(e)) },
 	}
-	if cfg.du.Exclude.HasPatterns() {
-		o.Exclude = cfg.du.Exclude.Excluded
+	if r.Du.Exclude.HasPatterns() {
+		o.Exclude = r.Du.Exclude.Excluded
 	}
-	wo := dutree.WriteOptions{Meta: dutree.Meta{Progname: "fdu", Progver: version.Number(), Timestamp: time.Now().Unix()}, Mtime: cfg.du.ShowTime, Extended: *cfg.flags.browse.extended}
+	wo := dutree.WriteOptions{Meta: meta(), Mtime: r.Du.ShowTime, Extended: r.Extended}
 	var rootErr error
 	write := func(w io.Writer) error {
 		_, err := dutree.Stream(ctx, w, dir, o, wo)
@@ -56,18 +54,18 @@ func (c *command) streamExport(cfg *config, dir, name string) int {
 		}
 		return err
 	}
-	err := c.writeTo(name, write)
+	err := r.writeTo(name, write)
 	switch {
 	case rootErr != nil:
-		c.errOut(message.CannotReadDir(dir, rootErr))
+		r.Error(message.CannotReadDir(dir, rootErr))
 		return 1
 	case err != nil:
-		c.warn("%s", message.FileError(name, err))
+		r.Warn("%s", message.FileError(name, err))
 		return 1
 	}
 	if sig, ok := got.Load().(syscall.Signal); ok {
-		c.warn("stopped by a signal: %s holds the part scanned, marked incomplete", message.Quotef(name))
+		r.Warn("stopped by a signal: %s holds the part scanned, marked incomplete", message.Quotef(name))
 		return 128 + int(sig)
 	}
-	return 0 // finish adds the scan's errors' status
+	return 0 // the caller adds the scan's errors' status
 }
