@@ -204,7 +204,7 @@ func TestBrowserAgeFilter(t *testing.T) {
 		t.Errorf("older is not shown until 2020-03-01:\n%s", s)
 	}
 	tm.keys("F", "C-u", "Enter")
-	s = tm.waitFor("Total disk usage: " + browse.Human(duBytes(t, root), false))
+	tm.waitFor("Total disk usage: " + browse.Human(duBytes(t, root), false))
 	if !exists(mixed) {
 		t.Errorf("mixed was deleted")
 	}

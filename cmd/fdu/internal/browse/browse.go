@@ -190,11 +190,6 @@ func (b *browser) names() []string {
 	return out
 }
 
-// scanPath is the directory shown as the scan named it: the path given
-// on the command line and the names below it, which --exclude's patterns
-// were matched against.
-func (b *browser) scanPath() string { return join(b.cfg.Tree.Given, b.names()) }
-
 // refresh orders and filters the directory's entries again, keeping the
 // cursor on the entry named keep (or where it was).
 func (b *browser) refresh(keep string) {

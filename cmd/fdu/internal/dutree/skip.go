@@ -2,10 +2,6 @@ package dutree
 
 import "sync"
 
-// cacheDirSignature begins every cache directory tag, by the Cache
-// Directory Tagging Specification (https://bford.info/cachedir/).
-const cacheDirSignature = "Signature: 8a477f597d28d172789f06886806bc55"
-
 // kernfsCache keeps, for each device met, whether it is a kernel file
 // system: one statfs a mount, not one a directory.
 type kernfsCache struct {

@@ -6,6 +6,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// cacheDirSignature begins every cache directory tag, by the Cache
+// Directory Tagging Specification (https://bford.info/cachedir/).
+const cacheDirSignature = "Signature: 8a477f597d28d172789f06886806bc55"
+
 // cacheDirTagged reports whether the directory name in parent holds a
 // CACHEDIR.TAG that begins with the signature. Both are opened relative
 // to their directory and never through a link, so a tag that is a
