@@ -47,11 +47,11 @@ dpkg_locked -i "$deb"
 /usr/bin/fdu --version | sed -n 1p
 man -w fdu
 offered=$(bash -c 'source /usr/share/bash-completion/completions/fdu
-	COMP_WORDS=(fdu --ma) COMP_CWORD=1
-	_fdu fdu --ma fdu
+	COMP_WORDS=(fdu --max-d) COMP_CWORD=1
+	_fdu fdu --max-d fdu
 	echo "${COMPREPLY[*]}"')
 if [ "$offered" != --max-depth= ]; then
-	echo "bash completion of 'fdu --ma': '$offered', want '--max-depth='"; exit 1
+	echo "bash completion of 'fdu --max-d': '$offered', want '--max-depth='"; exit 1
 fi
-echo "fdu --ma<TAB>: $offered"
+echo "fdu --max-d<TAB>: $offered"
 echo "installed $deb, tried it, removed it"
