@@ -105,3 +105,42 @@ func TestLinesAsGNUDu(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsWhereDuPrintsThem: under -L a dangling link is an error,
+// printed (after what stdout holds) where du meets it, before its
+// directory's line, as GNU du 9.1 printed them with
+//
+//	mkdir -p u/a/b && ln -s /nonexistent u/a/b/dang
+//	LC_ALL=C du $opts 2>&1
+//
+// (one entry a directory: the order is du's, not the file system's).
+func TestErrorsWhereDuPrintsThem(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "u/a/b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/nonexistent", filepath.Join(dir, "u/a/b/dang")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, c := range []struct {
+		opts  string
+		all   bool
+		depth int
+		want  string
+	}{
+		{"-L -a --inodes u", true, math.MaxInt, "E cannot access 'u/a/b/dang'\n1\tu/a/b\n2\tu/a\n3\tu\n"},
+		{"-L --inodes --max-depth=1 u", false, 1, "E cannot access 'u/a/b/dang'\n2\tu/a\n3\tu\n"},
+	} {
+		dc := &du.Config{All: c.all, MaxDepth: c.depth, Deref: du.DerefAll, TimeType: "mtime", Jobs: 1}
+		s := du.NewScanner(dc, nil)
+		var out strings.Builder
+		w := bufio.NewWriter(&out)
+		msg := func(m string) { w.WriteString("E " + m + "\n") } // in order with the lines, as du's flush before each
+		Du(context.Background(), &Config{Inodes: true, Unit: units.BlockSize{Size: 1}}, s, s.StatArgs([]string{"u"}, ""), w, Messages{Error: msg, Note: msg})
+		w.Flush()
+		if got := out.String(); got != c.want {
+			t.Errorf("du %s:\n%q, want\n%q", c.opts, got, c.want)
+		}
+	}
+}
