@@ -21,7 +21,18 @@ const noHandle = -1
 type fdNode = dirfd.Node
 type fdSet = dirfd.Set
 
-func newSet(max int) *fdSet { return dirfd.NewSet(max) }
+// newSet keeps up to max descriptors, closing the one kept longest for a
+// new one: the walk goes depth first, so the directories kept longest,
+// nearest the top, are the ones needed last, and by then a directory
+// below has found them again through ".." (finish).
+func newSet(max int) *fdSet { return dirfd.NewEvictingSet(max) }
+
+// upTo is the directory above fd if it is (dev, ino), else noHandle.
+func upTo(fd handle, dev, ino uint64) handle { return dirfd.Up(fd, dev, ino) }
+
+func movedUp(n *fdNode, self handle, path string, dev, ino, pdev, pino uint64) (bool, handle) {
+	return n.MovedUp(self, path, dev, ino, pdev, pino)
+}
 
 // plan fits the walk's workers, and its extra ones (Options.IOWorkers),
 // into the descriptors left, the base workers first; unless its caller has
