@@ -84,8 +84,8 @@ func statEntries(l *frd.Lister, entries []frd.Entry, f handle, path string) ([]f
 	return l.Stat(entries, handleFd(f), path)
 }
 
-func isDirAt(_ handle, _, path string) bool {
-	fi, err := os.Stat(path)
+func isDirAt(_ handle, dir, name string) bool {
+	fi, err := os.Stat(joinPath(dir, name))
 	return err == nil && fi.IsDir()
 }
 

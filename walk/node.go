@@ -155,7 +155,7 @@ func (w *walker) followed(n *node, fd handle, e *frd.Entry) bool {
 	}
 	// Under StatAll the link's type bits already say what it leads to;
 	// otherwise ask.
-	if e.Type&fs.ModeDir == 0 && (w.opts.StatAll || !isDirAt(fd, e.Name, joinPath(n.dir.Path, e.Name))) {
+	if e.Type&fs.ModeDir == 0 && (w.opts.StatAll || !isDirAt(fd, n.dir.Path, e.Name)) {
 		return false
 	}
 	if n.links >= maxSymlinks { // StatAll has left it out already

@@ -3,9 +3,11 @@ package walk
 import (
 	"context"
 	"fmt"
+	"golang.org/x/sys/unix"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,6 +109,60 @@ func TestDeepChainSyscalls(t *testing.T) {
 		t.Logf("%s: %d opens, %d stats for %d directories", name, opens, stats, dirs)
 		if opens > 4*dirs || stats > 6*dirs {
 			t.Errorf("%s: %d opens and %d stats to walk %d directories; want at most %d and %d", name, opens, stats, dirs, 4*dirs, 6*dirs)
+		}
+	}
+}
+
+// TestDeepEntriesCostNoPathEach: 20,000 symbolic links at the bottom of a
+// chain 200 levels deep of 255-byte names (paths of 51 KB), walked with
+// StatAll (a stat of each) and with FollowSymlinks (a look at what each
+// leads to). A path built for each link, whether or not an error needs
+// it, costs a gigabyte; the walk's own paths, a level each, 5 MB.
+func TestDeepEntriesCostNoPathEach(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipping: makes 20,000 links")
+	}
+	const levels, links = 200, 20000
+	root := t.TempDir()
+	mkChain(t, root, strings.Repeat("n", 255), levels, false)
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	must(t, err)
+	for range levels {
+		next, err := unix.Openat(fd, strings.Repeat("n", 255), unix.O_RDONLY|unix.O_DIRECTORY, 0)
+		must(t, err)
+		unix.Close(fd)
+		fd = next
+	}
+	// Half lead nowhere, half to a file: neither is walked, nor an
+	// error.
+	f, err := unix.Openat(fd, "f", unix.O_CREAT|unix.O_WRONLY, 0o644)
+	must(t, err)
+	unix.Close(f)
+	for i := range links {
+		target := "nowhere"
+		if i%2 == 0 {
+			target = "f"
+		}
+		must(t, unix.Symlinkat(target, fd, fmt.Sprint("l", i)))
+	}
+	unix.Close(fd)
+	for _, opts := range []Options{{StatAll: true, Workers: 2}, {FollowSymlinks: true, Workers: 2}} {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		before := ms.TotalAlloc
+		seen := 0
+		o := opts
+		must(t, Dirs(context.Background(), root, &o, func(d *Dir) error {
+			if d.Depth == levels {
+				seen = len(d.Entries)
+			}
+			return nil
+		}))
+		runtime.ReadMemStats(&ms)
+		alloc := ms.TotalAlloc - before
+		t.Logf("StatAll %v, FollowSymlinks %v: %d entries at the bottom, %d bytes allocated", opts.StatAll, opts.FollowSymlinks, seen, alloc)
+		if seen != links+2 || alloc > 64<<20 {
+			t.Errorf("StatAll %v, FollowSymlinks %v: %d entries, %d bytes allocated; want %d, at most 64 MB", opts.StatAll, opts.FollowSymlinks, seen, alloc, links+2)
 		}
 	}
 }

@@ -554,15 +554,17 @@ func Fstat(fd int) (frd.Entry, error) {
 }
 
 // Fstatat stats name in the open directory fd, following a final symbolic
-// link only when follow is set. path names it in errors.
-func Fstatat(fd int, name string, follow bool, path string) (unix.Stat_t, error) {
+// link only when follow is set. dir, fd's path, and name name it in
+// errors, joined only then: a path built for each entry would cost, deep
+// in a tree, a path's length for each of its entries.
+func Fstatat(fd int, dir, name string, follow bool) (unix.Stat_t, error) {
 	flags := unix.AT_SYMLINK_NOFOLLOW
 	if follow {
 		flags = 0
 	}
 	var st unix.Stat_t
 	if _, err := Retry(func() (int, error) { return 0, unix.Fstatat(fd, name, &st, flags) }); err != nil {
-		return st, &os.PathError{Op: "fstatat", Path: path, Err: err}
+		return st, &os.PathError{Op: "fstatat", Path: Join(dir, name), Err: err}
 	}
 	return st, nil
 }
