@@ -33,7 +33,7 @@ func FilesReadOnly(dir string, workers int) (int, error) {
 			}
 			changed, err := sealFile(fd, e.Name)
 			if err != nil {
-				report(&Error{Op: "chmod", Path: d.Path + "/" + e.Name, Err: err})
+				report(&Error{Op: "chmod", Path: dirfd.Join(d.Path, e.Name), Err: err})
 				continue
 			}
 			if changed {
