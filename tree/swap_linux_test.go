@@ -521,3 +521,43 @@ func TestCloneTakesModeAfterData(t *testing.T) {
 		t.Errorf("the copy of a file written during the copy kept its set-user-ID bit: %v", fi.Mode())
 	}
 }
+
+// linkHelperEnv, set to "from\x1fto", makes the test binary, run as
+// nobody, hard-link from at to.
+const linkHelperEnv = "TREE_LINK_HELPER"
+
+// TestSealLeavesOthersLinkedFile: nobody hard-links into their tree a
+// file of root's they may write (fs.protected_hardlinks allows a link to
+// a file its maker can read and write), and root seals the tree: root's
+// file keeps its mode, and the error says why; nobody's own linked file
+// is sealed.
+func TestSealLeavesOthersLinkedFile(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root, to race a root user's run as nobody")
+	}
+	world := testfs.WorldDir(t)
+	home := filepath.Join(world, "home")
+	pub := filepath.Join(world, "pub")
+	must(t, os.Mkdir(home, 0o755))
+	must(t, os.Chown(home, nobody, nobody))
+	must(t, os.Mkdir(pub, 0o755))
+	shared := filepath.Join(pub, "shared")
+	must(t, os.WriteFile(shared, []byte("root's"), 0o666))
+	must(t, os.Chmod(shared, 0o666))
+	mine := filepath.Join(home, "mine")
+	must(t, os.WriteFile(mine, nil, 0o644))
+	must(t, os.Chown(mine, nobody, nobody))
+	testfs.RunAsNobody(t, world, linkHelperEnv+"="+shared+"\x1f"+filepath.Join(home, "linked"))
+	testfs.RunAsNobody(t, world, linkHelperEnv+"="+mine+"\x1f"+filepath.Join(home, "mine2"))
+	n, err := FilesReadOnly(home, 1)
+	if !errors.Is(err, ErrLinkedIn) {
+		t.Errorf("FilesReadOnly: %d changed, %v; want ErrLinkedIn", n, err)
+	}
+	for p, want := range map[string]fs.FileMode{shared: 0o666, mine: 0o444} {
+		st, err := os.Lstat(p)
+		must(t, err)
+		if st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, st.Mode().Perm(), want)
+		}
+	}
+}
