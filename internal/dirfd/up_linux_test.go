@@ -171,13 +171,51 @@ func TestMovedUp(t *testing.T) {
 	if n.Moved(path, n.dev, n.ino, p.dev, p.ino) {
 		t.Error("Moved: in place, reported moved")
 	}
-	// The parent kept: no descriptor to hand on.
-	pfd, err := p.Open(dd)
+	// Another directory under its name: moved.
+	if err := os.Rename(filepath.Join(dd, "d"), filepath.Join(dd, "e")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dd, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if moved, up = n.MovedUp(self, path, n.dev, n.ino, p.dev, p.ino); !moved || up < 0 {
+		t.Errorf("replaced: moved %v, parent %d", moved, up)
+	}
+	Close(up)
+	if err := os.Remove(filepath.Join(dd, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(dd, "e"), filepath.Join(dd, "d")); err != nil {
+		t.Fatal(err)
+	}
+	// The way down by names cut above the parent: ".." still finds it.
+	if err := os.Rename(filepath.Join(root, "d"), filepath.Join(root, "cut")); err != nil {
+		t.Fatal(err)
+	}
+	if moved, up = n.MovedUp(self, path, n.dev, n.ino, p.dev, p.ino); moved || up < 0 || !isDir(t, up, p) {
+		t.Errorf("names cut above: moved %v, parent %d", moved, up)
+	}
+	Close(up)
+	if moved, up = n.MovedUp(-1, path, n.dev, n.ino, p.dev, p.ino); moved || up != -1 {
+		t.Errorf("names cut above, no descriptor of its own: moved %v, parent %d", moved, up)
+	}
+	// The parent kept: checked from it, no descriptor to hand on.
+	pfd, err := p.Open(filepath.Join(root, "cut", "d"))
+	if err == nil {
+		t.Fatal("the way down, cut, opened the parent")
+	}
+	pfd, err = unix.Open(filepath.Join(root, "cut", "d"), unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Keep(p, pfd, true)
 	if moved, up = n.MovedUp(self, path, n.dev, n.ino, p.dev, p.ino); moved || up != -1 {
 		t.Errorf("parent kept: moved %v, parent %d", moved, up)
+	}
+	if err := os.Rename(filepath.Join(root, "cut", "d", "d"), filepath.Join(root, "cut", "d", "e")); err != nil {
+		t.Fatal(err)
+	}
+	if moved, up = n.MovedUp(self, path, n.dev, n.ino, p.dev, p.ino); !moved || up != -1 {
+		t.Errorf("parent kept, renamed: moved %v, parent %d", moved, up)
 	}
 }
