@@ -6,7 +6,7 @@ import "github.com/pbednarcik/flexreaddir/internal/dirfd"
 
 // lstatAt is one fstatat of name in d, without following a link.
 func lstatAt(d dirFile, name string) (Entry, error) {
-	st, err := dirfd.Fstatat(d.fd, name, false, joinPath(d.path, name))
+	st, err := dirfd.Fstatat(d.fd, d.path, name, false)
 	if err != nil {
 		return Entry{}, err
 	}

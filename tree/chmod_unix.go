@@ -4,6 +4,7 @@ package tree
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -13,6 +14,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// ErrLinkedIn is wrapped by the error for a file FilesReadOnly leaves as
+// it is: one with several links, of another owner than its directory's.
+var ErrLinkedIn = errors.New("another owner's file hard-linked into the tree: left as it is")
+
 // FilesReadOnly clears the write bits of every regular file under dir,
 // keeping its execute bits, as a build cache seals its outputs. It never
 // follows or changes a symbolic link: each file is opened relative to its
@@ -20,20 +25,29 @@ import (
 // mode is computed from and set through that descriptor, so a file
 // exchanged for another under its name between the two is never given the
 // other's mode, and a link is refused, not followed; a symbolic link given
-// as dir is refused too (ErrSymlink). It returns how many files it
-// changed, and the first error once every other file has been changed; a
-// dangling link does not fail it.
+// as dir is refused too (ErrSymlink). A file with several links whose
+// owner is not its directory's is left as it is (ErrLinkedIn): whoever may
+// write a directory may hard-link into it any file they may write
+// (fs.protected_hardlinks allows that), another user's world-writable
+// file among them, which sealing would take from its owner. It returns
+// how many files it changed, and the first error once every other file
+// has been changed; a dangling link does not fail it.
 func FilesReadOnly(dir string, workers int) (int, error) {
 	var n atomic.Int64
 	err := permWalk(dir, workers, func(d *walk.Dir, report func(error)) error {
 		fd := int(d.Fd())
+		var dst unix.Stat_t
+		if err := unix.Fstat(fd, &dst); err != nil {
+			report(&Error{Op: "fstat", Path: d.Path, Err: err})
+			return nil
+		}
 		for _, e := range d.Entries {
 			if !e.Type.IsRegular() {
 				continue
 			}
-			changed, err := sealFile(fd, e.Name)
+			changed, err := sealFile(fd, e.Name, dst.Uid)
 			if err != nil {
-				report(&Error{Op: "chmod", Path: d.Path + "/" + e.Name, Err: err})
+				report(&Error{Op: "chmod", Path: dirfd.Join(d.Path, e.Name), Err: err})
 				continue
 			}
 			if changed {
@@ -45,10 +59,11 @@ func FilesReadOnly(dir string, workers int) (int, error) {
 	return int(n.Load()), err
 }
 
-// sealFile clears the write bits of name in the open directory dirfd if
-// it is a regular file with any, reading the mode it changes from the very
-// inode it changes.
-func sealFile(dirfd int, name string) (changed bool, err error) {
+// sealFile clears the write bits of name in the open directory dirfd, of
+// owner dirUID, if it is a regular file with any, reading the mode it
+// changes, and the owner and links it checks, from the very inode it
+// changes.
+func sealFile(dirfd int, name string, dirUID uint32) (changed bool, err error) {
 	fd, err := openNoFollow(dirfd, name)
 	if err != nil {
 		return false, err
@@ -60,6 +75,9 @@ func sealFile(dirfd int, name string) (changed bool, err error) {
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o222 == 0 {
 		return false, nil
+	}
+	if st.Nlink > 1 && st.Uid != dirUID {
+		return false, ErrLinkedIn
 	}
 	return true, chmodFd(fd, &st, dirfd, name, uint32(st.Mode)&07777&^0o222)
 }

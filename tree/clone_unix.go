@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -181,6 +182,10 @@ type cloner struct {
 	dst   *dirfd.Set // destination directories kept open for their subdirectories
 	dstID frd.ID     // the destination root's, which the walk must never enter
 	inode sync.Map   // frd.ID -> *firstLink, for hard links under a copy
+
+	// srcRoot and dstRoot are the tree's paths, for errors: a directory's
+	// destination path is built from its source's only when one needs it.
+	srcRoot, dstRoot string
 }
 
 func (c *cloner) result() Result {
@@ -318,7 +323,7 @@ func (c *cloner) tree(source *root, parent int, name, dst string) error {
 		errOnce.Do(func() { firstErr = err })
 		return err
 	}
-	rel := func(p string) string { return filepath.Join(dst, p[len(src):]) }
+	c.srcRoot, c.dstRoot = src, dst
 	opts := &walk.Options{
 		Workers:     workers,
 		MaxOpenDirs: walkKept(srcKept),
@@ -326,7 +331,7 @@ func (c *cloner) tree(source *root, parent int, name, dst string) error {
 		Planned:     true, // c.budget's plan for both trees
 		OnError:     func(e *walk.Error) error { return fail(srcErr("walk", e.Path, e.Err)) },
 		Post: func(d *walk.Dir) error {
-			if err := c.finishDir(d.Data.(*dstDir), top, rel(d.Path)); err != nil {
+			if err := c.finishDir(d.Data.(*dstDir), d.Path); err != nil {
 				return fail(err)
 			}
 			return nil
@@ -338,7 +343,7 @@ func (c *cloner) tree(source *root, parent int, name, dst string) error {
 		if testHookDir != nil {
 			testHookDir(d)
 		}
-		if err := c.visit(d, top, rel(d.Path)); err != nil {
+		if err := c.visit(d, top); err != nil {
 			return fail(err)
 		}
 		return nil
@@ -350,11 +355,11 @@ func (c *cloner) tree(source *root, parent int, name, dst string) error {
 }
 
 // visit makes the entries of the source directory d in its destination.
-func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
+func (c *cloner) visit(d *walk.Dir, top *dstDir) error {
 	if d.Info.ID() == c.dstID {
 		// The source reaches the clone (a bind mount of part of the
 		// destination's parent inside it): cp's "into itself".
-		return dstErr("clone", dst, fmt.Errorf("%w: the source %s reaches the destination", ErrIntoItself, d.Path))
+		return dstErr("clone", c.dstPath(d.Path), fmt.Errorf("%w: the source %s reaches the destination", ErrIntoItself, d.Path))
 	}
 	srcfd := int(d.Fd())
 	p, fd := top, top.Fd()
@@ -363,8 +368,8 @@ func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
 			return srcErr("clone", d.Path, errors.New("a directory that was not in its parent's listing"))
 		}
 		var err error
-		if fd, err = c.dst.Open(&p.Node, dst); err != nil {
-			return dstErr("openat", dst, err)
+		if fd, err = c.openDst(p, d.Path); err != nil {
+			return err
 		}
 		defer func() {
 			// Subdirectories to come: keep the descriptor for them and
@@ -389,12 +394,32 @@ func (c *cloner) visit(d *walk.Dir, top *dstDir, dst string) error {
 	}
 	for _, e := range d.Entries {
 		// The paths, for an error: built only then.
-		to := where{dstRoot: dst, srcDir: d.Path, name: e.Name}
+		to := where{c: c, srcDir: d.Path, name: e.Name}
 		if err := c.entry(srcfd, p, fd, e, to); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// dstPath is the destination path of the source directory src, for an
+// error.
+func (c *cloner) dstPath(src string) string {
+	return filepath.Join(c.dstRoot, src[len(c.srcRoot):])
+}
+
+// openDst opens the destination directory p, which src is cloned into,
+// from the nearest one kept: no path is built unless it fails.
+func (c *cloner) openDst(p *dstDir, src string) (int, error) {
+	fd, err := c.dst.Open(&p.Node, "")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return -1, dstErr("openat", c.dstPath(src), err)
+	}
+	return fd, nil
 }
 
 // subdir makes in the destination directory p, open as fd, the
@@ -455,13 +480,14 @@ func (c *cloner) make1(srcfd int, p *dstDir, fd int, e frd.Entry, to where) erro
 }
 
 // finishDir gives the destination directory p, complete, the source's
-// owner, attributes, mode and times, and closes it.
-func (c *cloner) finishDir(p, top *dstDir, path string) error {
+// owner, attributes, mode and times, and closes it; src is the source
+// directory's path.
+func (c *cloner) finishDir(p *dstDir, src string) error {
 	fd := c.dst.Take(&p.Node)
 	if fd < 0 {
 		var err error
-		if fd, err = c.dst.Open(&p.Node, path); err != nil {
-			return dstErr("openat", path, err)
+		if fd, err = c.openDst(p, src); err != nil {
+			return err
 		}
 	}
 	defer unix.Close(fd)
@@ -471,25 +497,47 @@ func (c *cloner) finishDir(p, top *dstDir, path string) error {
 		// Made, then removed from the source before the walk opened it:
 		// left out, as the walk leaves it out.
 		if err := unix.Unlinkat(fd, name, unix.AT_REMOVEDIR); err != nil {
-			return dstErr("rmdir", filepath.Join(path, name), err)
+			return dstErr("rmdir", filepath.Join(c.dstPath(src), name), err)
 		}
 		c.dirs.Add(-1)
 	}
-	return c.setMeta(fd, &p.st, p.xattrs, path)
+	c.keepParent(p, fd)
+	return c.setMeta(fd, &p.st, p.xattrs, func() string { return c.dstPath(src) })
+}
+
+// keepParent keeps, if it has none kept, the descriptor of the directory
+// above p, open as fd, for its other subdirectories' visits and its own
+// Post, which come next in a chain: found through "..", one open, rather
+// than again from the top, one per level above it once the deepest
+// directories have taken the budget. The destination is the work
+// directory's, which only the cloning user can enter: its ".." is the
+// directory it was made in.
+func (c *cloner) keepParent(p *dstDir, fd int) {
+	up := p.Parent
+	if up == nil || up.Kept() {
+		return
+	}
+	ufd, err := unix.Openat(fd, "..", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err == nil && !c.dst.Keep(up, ufd, false) {
+		unix.Close(ufd)
+	}
 }
 
 // where is the paths of an entry for an error message, kept in parts so
 // that a clone builds them only when something fails.
 type where struct {
-	full, srcFull         string // given whole: the clone of a lone file, link or special
-	dstRoot, srcDir, name string // else the entry name of srcDir, cloned in dstRoot
+	full, srcFull string // given whole: the clone of a lone file, link or special
+	// Else the entry name of the source directory srcDir, cloned into
+	// its destination (c.dstPath).
+	srcDir, name string
+	c            *cloner
 }
 
 func (w where) dst() string {
 	if w.full != "" {
 		return w.full
 	}
-	return filepath.Join(w.dstRoot, w.name)
+	return filepath.Join(w.c.dstPath(w.srcDir), w.name)
 }
 
 func (w where) src() string {

@@ -277,6 +277,18 @@ type helperOutcome struct {
 
 func TestMain(m *testing.M) {
 	testfs.SwapIfHelper()
+	if args := os.Getenv(deepChildEnv); args != "" {
+		deepChild(args)
+		os.Exit(0)
+	}
+	if args := os.Getenv(linkHelperEnv); args != "" {
+		from, to, _ := strings.Cut(args, "\x1f")
+		if err := os.Link(from, to); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if args := os.Getenv(cloneHelperEnv); args != "" {
 		a := strings.Split(args, "\x1f")
 		res, err := Clone(a[0], a[1], &Options{Method: Method(a[2]), Workers: 1, Specials: FailOnSpecials})

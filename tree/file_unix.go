@@ -5,6 +5,7 @@ package tree
 import (
 	"context"
 	"errors"
+	"os"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"golang.org/x/sys/unix"
@@ -151,7 +152,7 @@ type firstLink struct {
 	ready chan struct{} // closed once the first copy is made, or failed
 	dir   *dstDir
 	name  string
-	path  string // the directory's
+	src   string // the source directory's path, for an error
 	ok    bool
 }
 
@@ -162,7 +163,7 @@ type firstLink struct {
 func (c *cloner) copyLinked(in int, st *unix.Stat_t, p *dstDir, dstDir int, name string, to where, reflink bool) error {
 	key := frd.ID{Dev: uint64(st.Dev), Ino: uint64(st.Ino)}
 	for {
-		mine := &firstLink{ready: make(chan struct{}), dir: p, name: name, path: to.dstRoot}
+		mine := &firstLink{ready: make(chan struct{}), dir: p, name: name, src: to.srcDir}
 		v, loaded := c.inode.LoadOrStore(key, mine)
 		if !loaded {
 			err := c.copyFile(in, st, dstDir, name, to, reflink)
@@ -183,9 +184,13 @@ func (c *cloner) copyLinked(in int, st *unix.Stat_t, p *dstDir, dstDir int, name
 
 // linkTo links name in dstDir to the first copy of its file.
 func (c *cloner) linkTo(first *firstLink, dstDir int, name string, to where) error {
-	fd, err := first.dir.Dup(first.path)
+	fd, err := first.dir.Dup("")
 	if err != nil {
-		return dstErr("openat", first.path, err)
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return dstErr("openat", c.dstPath(first.src), err)
 	}
 	defer unix.Close(fd)
 	if err := unix.Linkat(fd, first.name, dstDir, name, 0); err != nil {
@@ -233,7 +238,7 @@ func (c *cloner) fill(in, out int, st *unix.Stat_t, to where, reflink bool) erro
 			return srcErr("flistxattr", to.src(), err)
 		}
 	}
-	return c.setMeta(out, st, xattrs, to.dst())
+	return c.setMeta(out, st, xattrs, to.dst)
 }
 
 // sinceOpened takes into st what changed of the source file in while its

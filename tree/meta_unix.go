@@ -84,22 +84,23 @@ func getXattr(fd int, name string) ([]byte, error) {
 // capabilities and set-id bits), its extended attributes, its mode
 // without a set-id bit whose owner or group it could not keep, and its
 // times. An attribute the destination refuses is a warning, as with cp.
-func (c *cloner) setMeta(fd int, st *unix.Stat_t, xattrs []xattr, path string) error {
+// path builds the destination's path, for an error.
+func (c *cloner) setMeta(fd int, st *unix.Stat_t, xattrs []xattr, path func() string) error {
 	uid, gid, err := c.owner(fd, st)
 	if err != nil {
-		return dstErr("fchown", path, err)
+		return dstErr("fchown", path(), err)
 	}
 	for _, x := range xattrs {
 		if err := unix.Fsetxattr(fd, x.name, x.value, 0); err != nil {
-			c.warn(dstErr("fsetxattr "+x.name, path, err))
+			c.warn(dstErr("fsetxattr "+x.name, path(), err))
 		}
 	}
 	if err := unix.Fchmod(fd, safeMode(st, uid, gid)); err != nil {
-		return dstErr("fchmod", path, err)
+		return dstErr("fchmod", path(), err)
 	}
 	if !c.opts.NoTimes {
 		if err := futimens(fd, st.Atim, st.Mtim); err != nil {
-			return dstErr("futimens", path, err)
+			return dstErr("futimens", path(), err)
 		}
 	}
 	return nil

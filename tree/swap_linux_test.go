@@ -521,3 +521,130 @@ func TestCloneTakesModeAfterData(t *testing.T) {
 		t.Errorf("the copy of a file written during the copy kept its set-user-ID bit: %v", fi.Mode())
 	}
 }
+
+// linkHelperEnv, set to "from\x1fto", makes the test binary, run as
+// nobody, hard-link from at to.
+const linkHelperEnv = "TREE_LINK_HELPER"
+
+// TestSealLeavesOthersLinkedFile: nobody hard-links into their tree a
+// file of root's they may write (fs.protected_hardlinks allows a link to
+// a file its maker can read and write), and root seals the tree: root's
+// file keeps its mode, and the error says why; nobody's own linked file
+// is sealed.
+func TestSealLeavesOthersLinkedFile(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root, to race a root user's run as nobody")
+	}
+	world := testfs.WorldDir(t)
+	home := filepath.Join(world, "home")
+	pub := filepath.Join(world, "pub")
+	must(t, os.Mkdir(home, 0o755))
+	must(t, os.Chown(home, nobody, nobody))
+	must(t, os.Mkdir(pub, 0o755))
+	shared := filepath.Join(pub, "shared")
+	must(t, os.WriteFile(shared, []byte("root's"), 0o666))
+	must(t, os.Chmod(shared, 0o666))
+	mine := filepath.Join(home, "mine")
+	must(t, os.WriteFile(mine, nil, 0o644))
+	must(t, os.Chown(mine, nobody, nobody))
+	testfs.RunAsNobody(t, world, linkHelperEnv+"="+shared+"\x1f"+filepath.Join(home, "linked"))
+	testfs.RunAsNobody(t, world, linkHelperEnv+"="+mine+"\x1f"+filepath.Join(home, "mine2"))
+	n, err := FilesReadOnly(home, 1)
+	if !errors.Is(err, ErrLinkedIn) {
+		t.Errorf("FilesReadOnly: %d changed, %v; want ErrLinkedIn", n, err)
+	}
+	for p, want := range map[string]fs.FileMode{shared: 0o666, mine: 0o444} {
+		st, err := os.Lstat(p)
+		must(t, err)
+		if st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, st.Mode().Perm(), want)
+		}
+	}
+}
+
+// TestChainRenamedDuringWalks: nobody exchanges directories at several
+// depths of a chain in their tree, in a loop, while root seals it, opens
+// its directories and clones it, keeping two descriptors a side so that
+// directories are found again through ".." and by names. Whatever each
+// run reports, nothing of root's beside the tree changes, no clone holds
+// root's secret where nobody may read it, and no descriptor is left open.
+func TestChainRenamedDuringWalks(t *testing.T) {
+	world, home, private := attackerHome(t)
+	secret := filepath.Join(private, "secret")
+	must(t, os.Chmod(secret, 0o666))
+	must(t, os.Chmod(private, 0o500))
+	tree := filepath.Join(home, "tree")
+	// A chain 24 deep, a leaf directory and a file at each level; at
+	// levels 3, 11 and 19 a copy of the rest of it beside it, "other",
+	// which nobody exchanges with it: each path stays a path, leading now
+	// into one, now into the other.
+	const depth = 24
+	var build func(dir string, level int)
+	build = func(dir string, level int) {
+		if level == depth {
+			return
+		}
+		names := []string{"c"}
+		if level%8 == 3 {
+			names = append(names, "other")
+		}
+		for _, name := range names {
+			c := filepath.Join(dir, name)
+			must(t, os.MkdirAll(filepath.Join(c, "leaf"), 0o755))
+			must(t, os.WriteFile(filepath.Join(c, "f"), []byte("nobody's"), 0o644))
+			build(c, level+1)
+		}
+	}
+	build(tree, 0)
+	var swaps [][2]string
+	for level := 3; level < depth; level += 8 {
+		dir := tree + strings.Repeat("/c", level)
+		swaps = append(swaps, [2]string{filepath.Join(dir, "c"), filepath.Join(dir, "other")})
+	}
+	// A directory of root's inside the tree, which nobody may rename but
+	// not move: cloned, it stays root's alone.
+	rootsIn := filepath.Join(tree, "c", "roots")
+	must(t, os.Mkdir(rootsIn, 0o700))
+	must(t, os.WriteFile(filepath.Join(rootsIn, "secret"), []byte("root's"), 0o644))
+	must(t, filepath.WalkDir(tree, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !strings.HasPrefix(p, rootsIn) {
+			err = os.Lchown(p, nobody, nobody)
+		}
+		return err
+	}))
+	for _, s := range swaps {
+		testfs.SwapAsNobody(t, world, s[0], s[1])
+	}
+	before := testfs.OpenFiles(t)
+	out := t.TempDir()
+	failed := 0
+	for i := range 25 {
+		_, err1 := FilesReadOnly(tree, 2)
+		_, err2 := DirsWritable(tree, 2)
+		if err1 != nil || err2 != nil {
+			failed++
+		}
+		for _, m := range []Method{Copy, Hardlink} {
+			dst := filepath.Join(out, fmt.Sprint(m, i))
+			_, err := Clone(tree, dst, &Options{Method: m, Workers: 2, MaxOpenDirs: 2})
+			if err != nil {
+				failed++
+				continue
+			}
+			if leak := leaks(t, dst); leak != "" {
+				t.Fatalf("clone %d: root's secret readable by nobody at %s", i, leak)
+			}
+		}
+		for p, want := range map[string]fs.FileMode{secret: 0o666, private: 0o500} {
+			st, err := os.Lstat(p)
+			must(t, err)
+			if st.Mode().Perm() != want {
+				t.Fatalf("run %d: %s, beside the tree, changed: mode %v, want %v", i, p, st.Mode().Perm(), want)
+			}
+		}
+	}
+	t.Logf("%d of 75 runs met a directory moved", failed)
+	if after := testfs.OpenFiles(t); after != before {
+		t.Errorf("%d descriptors open after the runs, %d before", after, before)
+	}
+}

@@ -48,13 +48,26 @@ func (*fdNode) Identify(uint64, uint64) {}
 // Moved is not checked by path: the check is the descriptor walk's.
 func (*fdNode) Moved(string, uint64, uint64, uint64, uint64) bool { return false }
 
+// Kept: nothing is kept.
+func (*fdNode) Kept() bool { return false }
+
+// upTo and movedUp: the by-path walk has no descriptor to go up from.
+func upTo(handle, uint64, uint64) handle { return noHandle }
+
+func movedUp(*fdNode, handle, string, uint64, uint64, uint64, uint64) (bool, handle) {
+	return false, noHandle
+}
+
 // fdSet keeps nothing: every directory is opened by its path.
 type fdSet struct{}
 
 func newSet(int) *fdSet                        { return &fdSet{} }
 func (*fdSet) Keep(*fdNode, handle, bool) bool { return false }
 func (*fdSet) Close(*fdNode)                   {}
+func (*fdSet) Take(*fdNode) handle             { return noHandle }
 func (*fdSet) CloseAll()                       {}
+
+func (*fdSet) OpenNear(n *fdNode, path string) (handle, error) { return n.Open(path) }
 
 // plan: one descriptor per worker, whatever the budget.
 func plan(_ bool, workers, extra, kept int) (int, int, int, func()) {
@@ -71,8 +84,8 @@ func statEntries(l *frd.Lister, entries []frd.Entry, f handle, path string) ([]f
 	return l.Stat(entries, handleFd(f), path)
 }
 
-func isDirAt(_ handle, _, path string) bool {
-	fi, err := os.Stat(path)
+func isDirAt(_ handle, dir, name string) bool {
+	fi, err := os.Stat(joinPath(dir, name))
 	return err == nil && fi.IsDir()
 }
 

@@ -36,13 +36,18 @@
 // # Descriptors
 //
 // The walker holds at most [Options.MaxOpenDirs] kept descriptors plus the
-// root's and one or two per worker; a directory whose parent's descriptor
-// was not kept is found again from its nearest open ancestor, one
-// openat(O_NOFOLLOW) per level. Where RLIMIT_NOFILE leaves less than that
-// needs, the walk runs fewer workers and keeps fewer descriptors: it
-// counts those already open (on Linux from /proc/self/fd), and walks
-// running at once in one process each reserve what they plan, so they
-// share the limit rather than each plan for all of it. Only descriptors
+// root's and one or two per worker. A directory's descriptor is kept
+// until its subtree is done, the one kept longest making way for a deeper
+// one; a directory whose parent's descriptor is no longer kept finds it
+// through ".." from a directory kept below it, as fts goes back up, or
+// else from its nearest open ancestor, one openat(O_NOFOLLOW) per level,
+// each step checked by device and inode to reach the directory listed
+// before: a chain of any depth costs a few opens a directory. Where
+// RLIMIT_NOFILE leaves less than that needs, the walk runs fewer workers
+// and keeps fewer descriptors: it counts those already open (on Linux
+// from /proc/self/fd), and walks running at once in one process each
+// reserve what they plan, so they share the limit rather than each plan
+// for all of it. Only descriptors
 // opened by other code while a walk runs can still make it meet EMFILE,
 // which it then reports.
 //

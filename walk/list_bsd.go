@@ -44,7 +44,7 @@ func statEntries(l *frd.Lister, entries []frd.Entry, fd handle, path string) ([]
 	kept := entries[:0]
 	for _, e := range entries {
 		if e.Type.IsRegular() {
-			st, err := dirfd.Fstatat(fd, e.Name, false, joinPath(path, e.Name))
+			st, err := dirfd.Fstatat(fd, path, e.Name, false)
 			if errors.Is(err, fs.ErrNotExist) {
 				if l.Vanished != nil {
 					l.Vanished(e.Name)

@@ -55,8 +55,8 @@ func (w *walker) release(n *node) {
 }
 
 // open opens n's directory: the root by its path, any other relative to
-// its parent's descriptor, or found again from its nearest open ancestor
-// when the parent's was not kept.
+// its parent's descriptor, or, when the parent's was not kept, found again
+// from a kept directory below the parent or its nearest open ancestor.
 func (w *walker) open(n *node) (handle, error) {
 	if n.parent == nil {
 		if w.rootOpen != nil {
@@ -64,11 +64,11 @@ func (w *walker) open(n *node) (handle, error) {
 		}
 		return openRoot(n.dir.Path)
 	}
-	fd, err := n.fdn.Open(n.dir.Path)
-	if p := n.parent; p.unopened.Add(-1) == 0 && p.parent != nil {
-		// Every subdirectory of p is open: p's descriptor has done its job.
-		w.fds.Close(&p.fdn)
-	}
+	fd, err := w.fds.OpenNear(&n.fdn, n.dir.Path)
+	// p's descriptor, kept, stays until p finishes (or makes way for a
+	// deeper one's): siblings opened at once on other workers find
+	// their parents from it through "..".
+	n.parent.unopened.Add(-1)
 	return fd, err
 }
 
@@ -155,7 +155,7 @@ func (w *walker) followed(n *node, fd handle, e *frd.Entry) bool {
 	}
 	// Under StatAll the link's type bits already say what it leads to;
 	// otherwise ask.
-	if e.Type&fs.ModeDir == 0 && (w.opts.StatAll || !isDirAt(fd, e.Name, joinPath(n.dir.Path, e.Name))) {
+	if e.Type&fs.ModeDir == 0 && (w.opts.StatAll || !isDirAt(fd, n.dir.Path, e.Name)) {
 		return false
 	}
 	if n.links >= maxSymlinks { // StatAll has left it out already

@@ -173,18 +173,79 @@ func (w *walker) push(subs []*node) {
 // finish ends one piece of n's work: its own visit or a subdirectory's
 // subtree. The last one runs Post for n and finishes n's share of its
 // parent.
-func (w *walker) finish(n *node) {
+//
+// fd, unless noHandle, is n's open directory, which finish closes. From
+// it the walk goes back up through "..", each step checked to reach the
+// directory it left (dirfd.Up), to what needs a directory's descriptor
+// again once a subtree is done: a parent for the check of a move
+// (DetectMoves), and the directory near where finishing stops that has
+// subdirectories left to open, its descriptor having made way for deeper
+// ones. Found again by names from the nearest descriptor kept above,
+// each would cost an open per level in between: d²/2 for a chain d deep.
+func (w *walker) finish(n *node, fd handle) {
+	own := fd // the descriptor this call holds, to close
+	defer func() { closeHandle(own) }()
+	var waiting *node
+	if fd != noHandle {
+		if waiting = w.waiting(n); waiting == nil && !w.opts.DetectMoves {
+			fd = noHandle
+		}
+	}
+	child := false // fd is a subdirectory's of n, not n's own
+	// step moves fd up from a subdirectory of to, to to.
+	step := func(to *node) {
+		if fd != noHandle {
+			fd = upTo(fd, to.dev, to.ino)
+			closeHandle(own)
+			own = fd
+		}
+	}
 	for n != nil {
+		if waiting != nil && waiting.dir.Depth > n.dir.Depth {
+			waiting = nil // passed: it finished meanwhile, as a guess allows
+		}
+		if waiting != nil && n.remaining.Load() > 1 {
+			// Finishing stops at n: keep the descriptor of the
+			// directory above that waits for one.
+			if child {
+				step(n)
+				child = false
+			}
+			for a := n; a.dir.Depth > waiting.dir.Depth && fd != noHandle; a = a.parent {
+				step(a.parent)
+			}
+			if fd != noHandle && fd == own && w.fds.Keep(&waiting.fdn, fd, false) {
+				own, fd = noHandle, noHandle // the Set's, until waiting finishes
+			}
+			waiting = nil
+		}
 		if n.remaining.Add(-1) != 0 {
 			return
 		}
 		if n.hasSubs && (w.opts.DetectMoves || n.visited && w.opts.Post != nil) {
 			n.dir.Path = pathOf(n) // dropped while its subdirectories were walked
 		}
-		if n.hasSubs && w.opts.DetectMoves && n.parent != nil && n.fdn.Moved(n.dir.Path, n.dev, n.ino, n.parent.dev, n.parent.ino) {
-			err := &os.PathError{Op: "walk", Path: n.dir.Path, Err: ErrMoved}
-			if !w.report(&n.dir, n.dir.Path, n.dir.Depth, err) {
-				return
+		if n.parent != nil && n.fdn.Kept() {
+			// Its descriptor, kept for its subdirectories, goes with it:
+			// n's own for the climb.
+			if k := w.fds.Take(&n.fdn); k != noHandle {
+				closeHandle(own)
+				own, fd, child = k, k, false
+			}
+		}
+		if child && n.parent != nil {
+			step(n) // before n is released: its identity checks the step
+		}
+		child = true // fd is n's: a subdirectory's of the parent
+		if n.hasSubs && w.opts.DetectMoves && n.parent != nil {
+			moved, pfd := movedUp(&n.fdn, fd, n.dir.Path, n.dev, n.ino, n.parent.dev, n.parent.ino)
+			closeHandle(own)
+			own, fd, child = pfd, pfd, false
+			if moved {
+				err := &os.PathError{Op: "walk", Path: n.dir.Path, Err: ErrMoved}
+				if !w.report(&n.dir, n.dir.Path, n.dir.Depth, err) {
+					return
+				}
 			}
 		}
 		if n.visited && w.opts.Post != nil {
@@ -199,12 +260,38 @@ func (w *walker) finish(n *node) {
 		}
 		if w.opts.Reuse && parent != nil {
 			// Done: no subdirectory is left to read it through Parent,
-			// and its descriptor was closed when the last one was opened.
+			// and its descriptor, if kept, was taken above.
 			w.release(n)
 		}
 		n = parent
 	}
 }
+
+// waiting guesses, from counts other workers may change meanwhile, the
+// directory that a descriptor found going up from n is worth keeping for:
+// where finishing n stops, or within waitReach levels above it, the first
+// directory with subdirectories left to open, if it has no descriptor
+// kept for them. A wrong guess costs an open too many, or a directory
+// found again by names.
+func (w *walker) waiting(n *node) *node {
+	a := n
+	for a != nil && a.remaining.Load() <= 1 {
+		a = a.parent // finishing n finishes it
+	}
+	for d := 0; a != nil && d < waitReach; a, d = a.parent, d+1 {
+		if a.unopened.Load() > 0 {
+			if a == n || a.fdn.Kept() {
+				return nil // n's descriptor is its caller's; a kept one will do
+			}
+			return a
+		}
+	}
+	return nil
+}
+
+// waitReach bounds how far above where finishing stops waiting looks,
+// and so the opens of a climb to it.
+const waitReach = 64
 
 // report hands err to OnError, or keeps the first; it returns false when
 // the walk must end.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/internal/dirfd"
+	"golang.org/x/sys/unix"
 )
 
 // The descriptor walk: every directory is opened relative to its parent's
@@ -21,7 +22,18 @@ const noHandle = -1
 type fdNode = dirfd.Node
 type fdSet = dirfd.Set
 
-func newSet(max int) *fdSet { return dirfd.NewSet(max) }
+// newSet keeps up to max descriptors, closing the one kept longest for a
+// new one: the walk goes depth first, so the directories kept longest,
+// nearest the top, are the ones needed last, and by then a directory
+// below has found them again through ".." (finish).
+func newSet(max int) *fdSet { return dirfd.NewEvictingSet(max) }
+
+// upTo is the directory above fd if it is (dev, ino), else noHandle.
+func upTo(fd handle, dev, ino uint64) handle { return dirfd.Up(fd, dev, ino) }
+
+func movedUp(n *fdNode, self handle, path string, dev, ino, pdev, pino uint64) (bool, handle) {
+	return n.MovedUp(self, path, dev, ino, pdev, pino)
+}
 
 // plan fits the walk's workers, and its extra ones (Options.IOWorkers),
 // into the descriptors left, the base workers first; unless its caller has
@@ -49,7 +61,7 @@ func statHandle(fd handle) (info frd.Entry, dev, ino uint64, err error) {
 // regular file nor a directory, from a stat of it (of what it leads to,
 // when follow is set and it is a symbolic link).
 func statOther(fd handle, dir string, e *frd.Entry, follow bool) error {
-	st, err := dirfd.Fstatat(fd, e.Name, follow, joinPath(dir, e.Name))
+	st, err := dirfd.Fstatat(fd, dir, e.Name, follow)
 	if err != nil {
 		return err
 	}
@@ -61,9 +73,10 @@ func statOther(fd handle, dir string, e *frd.Entry, follow bool) error {
 }
 
 // isDirAt reports whether name in parent is, or leads through symbolic
-// links to, a directory.
-func isDirAt(parent handle, name, path string) bool {
-	st, err := dirfd.Fstatat(parent, name, true, path)
+// links to, a directory. Its error is not reported: no path is built.
+func isDirAt(parent handle, _, name string) bool {
+	var st unix.Stat_t
+	_, err := dirfd.Retry(func() (int, error) { return 0, unix.Fstatat(parent, name, &st, 0) })
 	return err == nil && dirfd.ModeType(uint32(st.Mode)).IsDir()
 }
 

@@ -111,11 +111,12 @@ type Options struct {
 	SplitDirSize int64
 
 	// MaxOpenDirs bounds the directory descriptors the walk keeps open
-	// between listing a directory and opening its subdirectories, besides
-	// the root's; 0 means a quarter of RLIMIT_NOFILE's soft limit, at
-	// least 4 and at most 1,024, and a negative value none (every
-	// directory is then found again from the root). See Dirs for the
-	// total.
+	// from listing a directory until its subtree is done, to open its
+	// subdirectories from and come back up through, besides the root's;
+	// beyond it the one kept longest, nearest the top, is closed. 0 means
+	// a quarter of RLIMIT_NOFILE's soft limit, at least 4 and at most
+	// 1,024, and a negative value none (every directory is then found
+	// again from the root, an open per level). See Dirs for the total.
 	MaxOpenDirs int
 
 	// Post, when set, is called for each directory passed to the DirFunc,
@@ -147,8 +148,9 @@ type Options struct {
 	// subdirectories are done (before its Post): the listing is then no
 	// picture of any one moment of the tree, and du reports it as fts
 	// does when ".." no longer leads back. It costs a stat for each
-	// directory with subdirectories. Unix only: the by-path walks of
-	// other systems do not check.
+	// directory with subdirectories, and, where its parent's descriptor
+	// is no longer kept, an open of the parent through "..". Unix only:
+	// the by-path walks of other systems do not check.
 	DetectMoves bool
 
 	// OnError, when set, is called for each error met on the way: a
@@ -269,10 +271,15 @@ type DirFunc func(d *Dir) error
 // an error.
 //
 // On Linux, macOS and the BSDs every directory is opened relative to its
-// parent's descriptor, or found again from its nearest open ancestor,
-// never through a symbolic link it was not asked to follow. The walk holds
-// at most Options.MaxOpenDirs descriptors kept between listings, the
-// root's, and one or two per worker; where RLIMIT_NOFILE leaves fewer
+// parent's descriptor, never through a symbolic link it was not asked to
+// follow. A parent whose descriptor was not kept is found again through
+// ".." from a directory kept below it, as fts goes back up, or else from
+// its nearest open ancestor down, each directory on the way checked (by
+// device and inode) to be the one listed before, so that a tree deeper
+// than the descriptors kept costs a few opens a directory, not one per
+// level above it. The walk holds at most Options.MaxOpenDirs descriptors
+// kept between listings, the root's, and one or two per worker, and one
+// more while it goes back up; where RLIMIT_NOFILE leaves fewer
 // than that needs, it runs fewer workers and keeps fewer descriptors
 // rather than fail. However the walk ends (an error, SkipAll, a cancelled
 // ctx, a panic), every descriptor it opened is closed when Dirs returns.

@@ -86,7 +86,8 @@ func (k *worker) loop() {
 // visit opens n, lists it part by part (one part, the whole listing,
 // unless Options.Batches), hands each part to the DirFunc, and queues the
 // subdirectories left in them. The descriptor is closed on every way out,
-// a callback's panic included, unless it is kept for the subdirectories.
+// a callback's panic included, unless it is kept for the subdirectories
+// (and then when n finishes).
 func (k *worker) visit(n *node) {
 	w := k.w
 	if err := w.ctx.Err(); err != nil {
@@ -100,18 +101,19 @@ func (k *worker) visit(n *node) {
 		if n.parent == nil || !errors.Is(err, fs.ErrNotExist) {
 			w.report(d, d.Path, d.Depth, err)
 		} // else removed since its parent was listed: left out
-		w.finish(n)
+		w.finish(n, noHandle)
 		return
 	}
-	kept := false
+	handed := false // fd given to the Set, or to finish, which closes it
 	defer func() {
 		// Touch only locals here: once finished, n may be reused.
-		if !kept {
+		if !handed {
 			closeHandle(fd)
 		}
 	}()
 	if !w.enter(n, fd) {
-		w.finish(n)
+		handed = true
+		w.finish(n, fd)
 		return
 	}
 	var subdirs []*node
@@ -144,7 +146,8 @@ func (k *worker) visit(n *node) {
 			break
 		}
 	}
-	kept = w.queue(n, fd, subdirs)
+	handed = true
+	w.queue(n, fd, subdirs)
 }
 
 // descends reports whether d's subdirectories are walked, by MaxDepth.
@@ -152,9 +155,11 @@ func (w *walker) descends(d *Dir) bool {
 	return w.opts.MaxDepth <= 0 || d.Depth < w.opts.MaxDepth
 }
 
-// queue queues n's subdirectories, keeping n's descriptor for them if the
-// budget allows (it reports whether it did), and finishes n's own visit.
-func (w *walker) queue(n *node, fd handle, subdirs []*node) (kept bool) {
+// queue queues n's subdirectories, keeping n's descriptor fd for them if
+// the budget allows, and finishes n's own visit, which closes fd if it
+// was not kept.
+func (w *walker) queue(n *node, fd handle, subdirs []*node) {
+	kept := false
 	if len(subdirs) > 0 {
 		n.hasSubs = true
 		n.unopened.Store(int32(len(subdirs)))
@@ -167,6 +172,9 @@ func (w *walker) queue(n *node, fd handle, subdirs []*node) (kept bool) {
 		kept = w.fds.Keep(&n.fdn, fd, n.parent == nil)
 		w.push(subdirs)
 	}
-	w.finish(n)
-	return kept
+	if kept {
+		w.finish(n, noHandle) // the Set's now, closed when n finishes
+	} else {
+		w.finish(n, fd)
+	}
 }

@@ -52,7 +52,8 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	}
 	// A terminal is shown names escaped, as GNU find shows them there; a
 	// pipe or a file gets their bytes.
-	fn := printPaths(out, &mu, end, toTerminal(stdout))
+	escape := toTerminal(stdout)
+	fn := printPaths(out, &mu, end, escape)
 	var total atomic.Int64
 	if *count {
 		fn = func(d *walk.Dir) error {
@@ -63,7 +64,11 @@ func runFind(args []string, stdout, stderr io.Writer) int {
 	for _, dir := range dirs {
 		if !*count {
 			mu.Lock()
-			out.WriteString(dir)
+			if escape {
+				out.WriteString(termtext.Escape(dir)) // from a glob, another user's name
+			} else {
+				out.WriteString(dir)
+			}
 			out.WriteByte(end)
 			mu.Unlock()
 		} else if _, err := os.Lstat(dir); err == nil {
@@ -111,8 +116,8 @@ func printPaths(out *bufio.Writer, mu *sync.Mutex, end byte, escape bool) walk.D
 	}
 }
 
-// toTerminal reports whether w is a terminal.
-func toTerminal(w io.Writer) bool {
+// toTerminal reports whether w is a terminal (a variable for the tests).
+var toTerminal = func(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -3,6 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -27,5 +31,28 @@ func TestPrintPathsEscapesForATerminal(t *testing.T) {
 		if buf.String() != tc.want {
 			t.Errorf("escape %v: %q, want %q", tc.escape, buf.String(), tc.want)
 		}
+	}
+}
+
+// TestFindEscapesTheDirForATerminal: a DIR given on the command line may
+// be another user's name, through a glob (frd find /tmp/*): for a
+// terminal it is escaped as the paths below it are.
+func TestFindEscapesTheDirForATerminal(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "X\x1b]2;PWN\x07")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := toTerminal
+	toTerminal = func(io.Writer) bool { return true }
+	defer func() { toTerminal = old }()
+	var out, errb bytes.Buffer
+	if code := run([]string{"find", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x07") || !strings.Contains(out.String(), `X\x1b]2;PWN\a`+"\n") {
+		t.Errorf("find printed the DIR unescaped: %q", out.String())
 	}
 }

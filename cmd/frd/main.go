@@ -63,10 +63,13 @@ prints the method used and the counts, and on stderr what it could not
 keep. -j sets the copying goroutines (default: the CPUs).
 
 chmod --files-readonly clears the write bits of every regular file under
-DIR, keeping execute bits; --dirs-writable gives the owner write permission
-on every directory, touching no file. Neither follows a symbolic link,
-DIR included: a link given as DIR is refused. -j sets the walking
-goroutines (default: the CPUs).
+DIR, keeping execute bits, but for a file with several links of another
+owner than its directory's (anyone who may write a directory may link
+into it a file they may write, another user's among them): that one is
+left as it is, and named. --dirs-writable gives the owner write
+permission on every directory, touching no file. Neither follows a
+symbolic link, DIR included: a link given as DIR is refused. -j sets the
+walking goroutines (default: the CPUs).
 
 find prints the path of every entry under each DIR (default .), DIR first,
 one a line, as find does, in the order the parallel walk meets them; it

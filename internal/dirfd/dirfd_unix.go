@@ -179,22 +179,55 @@ func (n *Node) Dup(path string) (int, error) {
 // an ancestor moved, not n. An error other than "not there" (EACCES) is
 // no sign of a move.
 func (n *Node) Moved(path string, dev, ino, pdev, pino uint64) bool {
+	moved, up := n.MovedUp(-1, path, dev, ino, pdev, pino)
+	Close(up)
+	return moved
+}
+
+// MovedUp is Moved for n open as self (or -1): its parent, when not kept,
+// is self's "..", if that is the parent (pdev, pino), rather than found
+// again by names from the nearest kept ancestor, which at every level of
+// a deep chain costs a walk down from the top. It also returns the
+// parent's descriptor, if it opened one, for its caller to go on up from
+// and close; else -1.
+func (n *Node) MovedUp(self int, path string, dev, ino, pdev, pino uint64) (moved bool, up int) {
 	p := n.Parent
 	p.mu.Lock()
 	if p.fdPlusOne != 0 {
 		defer p.mu.Unlock()
-		return n.movedIn(p.fdPlusOne-1, dev, ino)
+		return n.movedIn(p.fdPlusOne-1, dev, ino), -1
 	}
 	p.mu.Unlock()
+	if self >= 0 {
+		if up := Up(self, pdev, pino); up >= 0 {
+			return n.movedIn(up, dev, ino), up
+		}
+	}
 	pfd, err := p.Open(filepath.Dir(path))
 	if err != nil {
-		return false
+		return false, -1
 	}
-	defer Close(pfd)
 	if e, err := Fstat(pfd); err != nil || e.Device != pdev || e.FileID != pino {
-		return false
+		Close(pfd)
+		return false, -1
 	}
-	return n.movedIn(pfd, dev, ino)
+	return n.movedIn(pfd, dev, ino), pfd
+}
+
+// Up opens the directory above the open directory fd, its "..", and
+// returns it if it is the directory (dev, ino), else -1: going back up a
+// walked tree as fts does, checked, rather than down again from the top.
+func Up(fd int, dev, ino uint64) int {
+	up, err := openAt(fd, "..", false)
+	if err != nil {
+		return -1
+	}
+	var st unix.Stat_t
+	if _, err := Retry(func() (int, error) { return 0, unix.Fstat(up, &st) }); err != nil || DevNum(st.Dev) != dev || uint64(st.Ino) != ino {
+		Close(up)
+		return -1
+	}
+	return up
 }
 
 func (n *Node) movedIn(parent int, dev, ino uint64) bool {
@@ -277,23 +310,32 @@ func (s *Set) Keep(n *Node, fd int, force bool) bool {
 }
 
 // evictOne closes the oldest descriptor kept within the budget, waiting
-// for a child being opened from it. s.mu is held.
+// for a child being opened from it. s.mu is held. The node leaves the list
+// before its descriptor is cleared: whoever sees it without one (Kept) may
+// reuse its memory at once.
 func (s *Set) evictOne() bool {
 	for v := s.tail; v != nil; v = v.prev {
 		if v.forced {
 			continue
 		}
+		s.unlink(v)
+		s.n--
 		v.mu.Lock()
 		if v.fdPlusOne != 0 {
 			unix.Close(v.fdPlusOne - 1)
 			v.fdPlusOne = 0
 		}
 		v.mu.Unlock()
-		s.unlink(v)
-		s.n--
 		return true
 	}
 	return false
+}
+
+// Kept reports whether n has a descriptor kept.
+func (n *Node) Kept() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.fdPlusOne != 0
 }
 
 // Fd is n's kept descriptor, or -1. Only the goroutine that will Close it
@@ -328,6 +370,88 @@ func (s *Set) Close(n *Node) {
 	if fd := s.Take(n); fd >= 0 {
 		unix.Close(fd)
 	}
+}
+
+// nearReach is how many levels up from a kept directory OpenNear looks
+// for the parent of the one it opens, at most: no more than the open from
+// the kept directory above would cost.
+const nearReach = 1024
+
+// OpenNear opens n as Node.Open does, but when n's parent is not kept and
+// a directory below the parent is, nearer than the nearest kept one above
+// it, it goes up from there through "..", each step checked to reach the
+// directory recorded (Identify), and keeps the parent for its other
+// subdirectories. Workers that went on down a chain while others still
+// open what was left at each level, past the budget, then find a parent
+// in a step or two rather than one open per level above it. n's parent
+// must have been opened (identified) and must not be finished before the
+// open returns: a walk opens n while it counts n among the parent's
+// subdirectories to open.
+func (s *Set) OpenNear(n *Node, path string) (int, error) {
+	p := n.Parent
+	if p == nil || p.Kept() {
+		return n.Open(path)
+	}
+	above := 1
+	for a := p.Parent; a != nil && !a.Kept() && above < nearReach; a = a.Parent {
+		above++
+	}
+	pfd := s.upToFrom(p, above)
+	if pfd < 0 {
+		return n.Open(path)
+	}
+	fd, err := n.verify(openAt(pfd, n.Name, n.Follow))
+	if !s.Keep(p, pfd, false) {
+		Close(pfd)
+	}
+	if err != nil {
+		return -1, &os.PathError{Op: "openat", Path: path, Err: err}
+	}
+	return fd, nil
+}
+
+// upToFrom opens p from a kept directory below it, fewer than within
+// levels down, through ".."; -1 if there is none or a step does not reach
+// the directory it should.
+func (s *Set) upToFrom(p *Node, within int) int {
+	s.mu.Lock()
+	var from *Node
+	for k := s.head; k != nil; k = k.next {
+		d := 0
+		for a := k; a != nil && d < within; a = a.Parent {
+			if a == p {
+				from, within = k, d
+				break
+			}
+			d++
+		}
+	}
+	if from == nil || within == 0 {
+		s.mu.Unlock()
+		return -1
+	}
+	// The identities on the way, read while from, kept, holds the
+	// directories between it and p unfinished.
+	ids := make([][2]uint64, 0, within)
+	for a := from.Parent; ; a = a.Parent {
+		ids = append(ids, [2]uint64{a.dev, a.ino})
+		if a == p {
+			break
+		}
+	}
+	from.mu.Lock()
+	fd := Up(from.fdPlusOne-1, ids[0][0], ids[0][1])
+	from.mu.Unlock()
+	s.mu.Unlock()
+	for _, id := range ids[1:] {
+		if fd < 0 {
+			return -1
+		}
+		next := Up(fd, id[0], id[1])
+		Close(fd)
+		fd = next
+	}
+	return fd
 }
 
 // Open opens n from its nearest kept ancestor as Node.Open does, keeping
@@ -430,15 +554,17 @@ func Fstat(fd int) (frd.Entry, error) {
 }
 
 // Fstatat stats name in the open directory fd, following a final symbolic
-// link only when follow is set. path names it in errors.
-func Fstatat(fd int, name string, follow bool, path string) (unix.Stat_t, error) {
+// link only when follow is set. dir, fd's path, and name name it in
+// errors, joined only then: a path built for each entry would cost, deep
+// in a tree, a path's length for each of its entries.
+func Fstatat(fd int, dir, name string, follow bool) (unix.Stat_t, error) {
 	flags := unix.AT_SYMLINK_NOFOLLOW
 	if follow {
 		flags = 0
 	}
 	var st unix.Stat_t
 	if _, err := Retry(func() (int, error) { return 0, unix.Fstatat(fd, name, &st, flags) }); err != nil {
-		return st, &os.PathError{Op: "fstatat", Path: path, Err: err}
+		return st, &os.PathError{Op: "fstatat", Path: Join(dir, name), Err: err}
 	}
 	return st, nil
 }

@@ -3,6 +3,7 @@ package du
 import (
 	"context"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -120,7 +121,7 @@ func (t *treeScan) post(d *walk.Dir) error {
 func (t *treeScan) walkHere(n *Dir, d *walk.Dir) bool {
 	n.state = Listed
 	n.dev, n.ino = d.Info.Device, d.Info.FileID
-	if first := t.s.walkedBefore(n, d.Path, n.dev, n.ino); first != nil {
+	if first := t.s.walkedBefore(n, d); first != nil {
 		n.same = first
 		return false
 	}
@@ -197,26 +198,63 @@ func (t *treeScan) nodeOf(d *walk.Dir) *Dir {
 // counts a directory once and does not descend it again, so fdu does not
 // walk it again either. Which occurrence du counts is its order's first;
 // the report decides that, reading the one walked through any of them.
-func (s *Scanner) walkedBefore(n *Dir, path string, dev, ino uint64) *Dir {
+func (s *Scanner) walkedBefore(n *Dir, d *walk.Dir) *Dir {
 	if !s.cfg.DirsOnce() {
 		return nil
 	}
+	id := frd.ID{Dev: n.dev, Ino: n.ino}
 	s.dirsMu.Lock()
 	defer s.dirsMu.Unlock()
-	if first, ok := s.dirs[frd.ID{Dev: dev, Ino: ino}]; ok {
-		first.n.walkPath = first.path // for the report to name its errors where du meets them
+	if first, ok := s.dirs[id]; ok {
+		first.n.walkPath = s.walkedPath(id) // for the report to name its errors where du meets them
 		return first.n
 	}
 	if s.dirs == nil {
 		s.dirs = make(map[frd.ID]walkedDir)
 	}
-	s.dirs[frd.ID{Dev: dev, Ino: ino}] = walkedDir{n, path}
+	w := walkedDir{n: n, name: d.Path, root: true}
+	if d.Parent != nil {
+		w.parent, w.name, w.root = d.Parent.Info.ID(), d.Info.Name, false
+	}
+	s.dirs[id] = w
 	return nil
 }
 
+// walkedDir is a directory walked, under DirsOnce: its node, and where it
+// was walked, as its name in the directory it was walked in (its path, a
+// root's). Its path, kept whole, would cost the square of a chain's depth.
 type walkedDir struct {
-	n    *Dir
-	path string
+	n      *Dir
+	parent frd.ID
+	name   string
+	root   bool
+}
+
+// walkedPath is the path the directory id was walked at, from the names
+// up to its root's. s.dirsMu is held.
+func (s *Scanner) walkedPath(id frd.ID) string {
+	var names []string
+	for range len(s.dirs) {
+		w, ok := s.dirs[id]
+		if !ok {
+			break
+		}
+		names = append(names, w.name)
+		if w.root {
+			break
+		}
+		id = w.parent
+	}
+	// The walk's joining: a separator between names, none after a root
+	// that ends with one.
+	var b strings.Builder
+	for i := len(names) - 1; i >= 0; i-- {
+		if p := b.String(); p != "" && !os.IsPathSeparator(p[len(p)-1]) {
+			b.WriteByte(filepath.Separator)
+		}
+		b.WriteString(names[i])
+	}
+	return b.String()
 }
 
 // loopAlias makes d, a directory that is one of its own ancestors, stand

@@ -7,8 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
+	"golang.org/x/sys/unix"
 )
 
 var testMeta = WriteOptions{Meta: Meta{Progname: "fdu", Progver: "test", Timestamp: 1}, Mtime: true}
@@ -142,5 +146,111 @@ func TestStoppedStreamIsWholeAndSaysSo(t *testing.T) {
 	}
 	if _, err := exec.LookPath("gdu"); err == nil {
 		run(t, "gdu", "-n", "-p", "--config-file", "/dev/null", "-f", file)
+	}
+}
+
+// deepChain makes a chain levels deep of name under root, each level
+// holding a file f.
+func deepChain(t *testing.T, root, name string, levels int) {
+	t.Helper()
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range levels {
+		if err := unix.Mkdirat(fd, name, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, err := unix.Openat(fd, "f", unix.O_CREAT|unix.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unix.Close(f)
+		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unix.Close(fd)
+		fd = next
+	}
+	unix.Close(fd)
+}
+
+// TestStreamDeepChain: another user can make a chain of directories as
+// deep as they like in a tree root exports. A chain 1,200 levels deep is
+// exported whole under RLIMIT_NOFILE 64 (a descriptor per level open ran
+// out at level 56, and at the common limit of 1,024 at level 1,016), and
+// 600 levels of 255-byte names cost no path, nor read buffer, per level
+// held (144 MB allocated, then).
+func TestStreamDeepChain(t *testing.T) {
+	root := t.TempDir()
+	deepChain(t, root, "d", 1200)
+	testfs.LimitOpenFiles(t, 64)
+	var errs []string
+	data, s, complete := stream(t, context.Background(), root, StreamOptions{OnError: func(e Error) { errs = append(errs, e.Err.Error()) }})
+	if !complete || len(errs) > 0 || s.depth != 0 {
+		t.Fatalf("complete %v, %d errors, the first %q, %d levels left", complete, len(errs), append(errs, "")[0], s.depth)
+	}
+	tr, _, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := tr.Find(strings.Split(strings.Repeat("d/", 1199)+"f", "/")); n == nil {
+		t.Error("the deepest file is not in the export")
+	}
+
+	long := t.TempDir()
+	deepChain(t, long, strings.Repeat("n", 255), 600)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	_, _, complete = stream(t, context.Background(), long, StreamOptions{OnError: func(e Error) { t.Error(e.Err) }})
+	runtime.ReadMemStats(&ms)
+	if alloc := ms.TotalAlloc - before; !complete || alloc > 16<<20 {
+		t.Errorf("600 levels of 255-byte names: complete %v, %d bytes allocated; want at most 16 MB", complete, alloc)
+	}
+}
+
+// TestStreamDirectoryMovedWhileExported: below the descriptors a Stream
+// keeps, a directory is found again, once its subdirectory is done,
+// through ".." or by names from the root, checked to be the one listed.
+// When only the subdirectory moved away, its parent is found by names and
+// exported whole; when the parent moved too, it is reported, and the rest
+// of it is not read; the export is whole either way.
+func TestStreamDirectoryMovedWhileExported(t *testing.T) {
+	for _, both := range []bool{false, true} {
+		root := t.TempDir()
+		deepChain(t, root, "d", 40)
+		mkfile(t, filepath.Join(root, "d", "d", "z", "g"), 10)
+		bottom := strings.Repeat("/d", 39)
+		var errs []string
+		moved := false
+		data, _, complete := stream(t, context.Background(), root, StreamOptions{
+			OnError: func(e Error) { errs = append(errs, e.Path+": "+e.Err.Error()) },
+			Exclude: func(p string) bool {
+				if !moved && strings.HasSuffix(p, bottom+"/f") {
+					moved = true
+					if err := os.Rename(filepath.Join(root, "d", "d", "d"), filepath.Join(root, "moved1")); err != nil {
+						t.Fatal(err)
+					}
+					if both {
+						if err := os.Rename(filepath.Join(root, "d", "d"), filepath.Join(root, "moved2")); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				return false
+			},
+		})
+		if _, _, err := Read(bytes.NewReader(data)); err != nil || !complete || !moved {
+			t.Fatalf("both %v: complete %v, moved %v, read back: %v", both, complete, moved, err)
+		}
+		want := 0
+		if both {
+			want = 1
+		}
+		if len(errs) != want || want == 1 && !strings.Contains(errs[0], "/d/d: moved or replaced") {
+			t.Errorf("both %v: errors %q; want %d", both, errs, want)
+		}
 	}
 }
