@@ -183,21 +183,12 @@ func (w *walker) push(subs []*node) {
 // ones. Found again by names from the nearest descriptor kept above,
 // each would cost an open per level in between: d²/2 for a chain d deep.
 func (w *walker) finish(n *node, fd handle) {
-	own := fd // the descriptor this call holds, to close
-	defer func() { closeHandle(own) }()
+	c := climb{fd: fd, own: fd}
+	defer func() { closeHandle(c.own) }()
 	var waiting *node
 	if fd != noHandle {
 		if waiting = w.waiting(n); waiting == nil && !w.opts.DetectMoves {
-			fd = noHandle
-		}
-	}
-	child := false // fd is a subdirectory's of n, not n's own
-	// step moves fd up from a subdirectory of to, to to.
-	step := func(to *node) {
-		if fd != noHandle {
-			fd = upTo(fd, to.dev, to.ino)
-			closeHandle(own)
-			own = fd
+			c.fd = noHandle
 		}
 	}
 	for n != nil {
@@ -205,18 +196,7 @@ func (w *walker) finish(n *node, fd handle) {
 			waiting = nil // passed: it finished meanwhile, as a guess allows
 		}
 		if waiting != nil && n.remaining.Load() > 1 {
-			// Finishing stops at n: keep the descriptor of the
-			// directory above that waits for one.
-			if child {
-				step(n)
-				child = false
-			}
-			for a := n; a.dir.Depth > waiting.dir.Depth && fd != noHandle; a = a.parent {
-				step(a.parent)
-			}
-			if fd != noHandle && fd == own && w.fds.Keep(&waiting.fdn, fd, false) {
-				own, fd = noHandle, noHandle // the Set's, until waiting finishes
-			}
+			w.keepFor(&c, n, waiting)
 			waiting = nil
 		}
 		if n.remaining.Add(-1) != 0 {
@@ -229,18 +209,16 @@ func (w *walker) finish(n *node, fd handle) {
 			// Its descriptor, kept for its subdirectories, goes with it:
 			// n's own for the climb.
 			if k := w.fds.Take(&n.fdn); k != noHandle {
-				closeHandle(own)
-				own, fd, child = k, k, false
+				c.set(k, false)
 			}
 		}
-		if child && n.parent != nil {
-			step(n) // before n is released: its identity checks the step
+		if c.child && n.parent != nil {
+			c.step(n) // before n is released: its identity checks the step
 		}
-		child = true // fd is n's: a subdirectory's of the parent
+		c.child = true // fd is n's: a subdirectory's of the parent
 		if n.hasSubs && w.opts.DetectMoves && n.parent != nil {
-			moved, pfd := movedUp(&n.fdn, fd, n.dir.Path, n.dev, n.ino, n.parent.dev, n.parent.ino)
-			closeHandle(own)
-			own, fd, child = pfd, pfd, false
+			moved, pfd := movedUp(&n.fdn, c.fd, n.dir.Path, n.dev, n.ino, n.parent.dev, n.parent.ino)
+			c.set(pfd, false)
 			if moved {
 				err := &os.PathError{Op: "walk", Path: n.dir.Path, Err: ErrMoved}
 				if !w.report(&n.dir, n.dir.Path, n.dir.Depth, err) {
@@ -264,6 +242,43 @@ func (w *walker) finish(n *node, fd handle) {
 			w.release(n)
 		}
 		n = parent
+	}
+}
+
+// climb is the descriptor finish carries up the tree.
+type climb struct {
+	fd    handle // the directory reached, or noHandle
+	own   handle // the descriptor held, to close
+	child bool   // fd is a subdirectory's of the node being finished, not its own
+}
+
+// step moves the climb up from a subdirectory of to, to to.
+func (c *climb) step(to *node) {
+	if c.fd != noHandle {
+		c.fd = upTo(c.fd, to.dev, to.ino)
+		closeHandle(c.own)
+		c.own = c.fd
+	}
+}
+
+// set makes fd the climb's, closing the one it held.
+func (c *climb) set(fd handle, child bool) {
+	closeHandle(c.own)
+	c.own, c.fd, c.child = fd, fd, child
+}
+
+// keepFor climbs from n, where finishing stops, to waiting, the directory
+// above that waits for a descriptor, and keeps it there.
+func (w *walker) keepFor(c *climb, n, waiting *node) {
+	if c.child {
+		c.step(n)
+		c.child = false
+	}
+	for a := n; a.dir.Depth > waiting.dir.Depth && c.fd != noHandle; a = a.parent {
+		c.step(a.parent)
+	}
+	if c.fd != noHandle && c.fd == c.own && w.fds.Keep(&waiting.fdn, c.fd, false) {
+		c.own, c.fd = noHandle, noHandle // the Set's, until waiting finishes
 	}
 }
 
