@@ -72,6 +72,22 @@ const (
 	gone Flags = 1 << 13
 )
 
+// target finds the entry name of the directory at dirNames for a change
+// (Delete, Move): its directory and itself, or why it may not be changed.
+func (t *Tree) target(dirNames []string, name string) (dir, k *Node, err error) {
+	dir = t.Find(dirNames)
+	if dir == nil || dir.Dir == nil {
+		return nil, nil, ErrChanged
+	}
+	if k = dir.Dir.Lookup(name); k == nil {
+		return nil, nil, fs.ErrNotExist
+	}
+	if err := refused(k, dir.Dir.Dev, []string{name}); err != nil {
+		return nil, nil, err
+	}
+	return dir, k, nil
+}
+
 // refused says why the entry n, in a directory on device dev, must not be
 // deleted, from what the tree knows, naming the entry below it at fault:
 // nil if it may be.
@@ -145,15 +161,8 @@ func refused(n *Node, dev uint64, path []string) error {
 // A refusal deletes nothing and leaves the tree as it was; ErrGone (the
 // entry not found) takes it out of the tree.
 func (t *Tree) Delete(ctx context.Context, dirNames []string, name string) error {
-	dir := t.Find(dirNames)
-	if dir == nil || dir.Dir == nil {
-		return ErrChanged
-	}
-	k := dir.Dir.Lookup(name)
-	if k == nil {
-		return fs.ErrNotExist
-	}
-	if err := refused(k, dir.Dir.Dev, []string{name}); err != nil {
+	dir, k, err := t.target(dirNames, name)
+	if err != nil {
 		return err
 	}
 	if t.ours == nil {

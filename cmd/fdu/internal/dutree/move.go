@@ -22,18 +22,11 @@ var ErrNotRegular = errors.New("not a regular file: only a file can be emptied")
 // entry in between. Once move succeeds the entry leaves the tree, which
 // is counted again.
 func (t *Tree) Move(ctx context.Context, dirNames []string, name string, move func(dirfd int, name string, same func(fd int, name string) error) error) error {
-	dir := t.Find(dirNames)
-	if dir == nil || dir.Dir == nil {
-		return ErrChanged
-	}
-	k := dir.Dir.Lookup(name)
-	if k == nil {
-		return fs.ErrNotExist
-	}
-	if err := refused(k, dir.Dir.Dev, []string{name}); err != nil {
+	dir, k, err := t.target(dirNames, name)
+	if err != nil {
 		return err
 	}
-	err := t.move(ctx, dirNames, dir.Dir, k, move)
+	err = t.move(ctx, dirNames, dir.Dir, k, move)
 	if err == nil || errors.Is(err, ErrGone) {
 		dir.Dir.Remove(name)
 		t.Recount()
