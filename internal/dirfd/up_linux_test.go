@@ -200,11 +200,10 @@ func TestMovedUp(t *testing.T) {
 		t.Errorf("names cut above, no descriptor of its own: moved %v, parent %d", moved, up)
 	}
 	// The parent kept: checked from it, no descriptor to hand on.
-	pfd, err := p.Open(filepath.Join(root, "cut", "d"))
-	if err == nil {
+	if _, err := p.Open(filepath.Join(root, "cut", "d")); err == nil {
 		t.Fatal("the way down, cut, opened the parent")
 	}
-	pfd, err = unix.Open(filepath.Join(root, "cut", "d"), unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	pfd, err := unix.Open(filepath.Join(root, "cut", "d"), unix.O_RDONLY|unix.O_DIRECTORY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
