@@ -78,14 +78,25 @@ func TestIntoItself(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "T")
 	must(t, os.MkdirAll(filepath.Join(src, "a", "b"), 0o755))
 	must(t, os.WriteFile(filepath.Join(src, "a", "f"), []byte("f"), 0o644))
+	// Nothing made at any point, not only nothing left: no work directory
+	// and no directory of the source visited.
+	var made []string
+	testHookWorkMade = func(path string) { made = append(made, path) }
+	testHookDir = func(d *walk.Dir) { made = append(made, "visited "+d.Path) }
+	defer func() { testHookWorkMade, testHookDir = nil, nil }()
 	for _, dst := range []string{filepath.Join(src, "inner"), filepath.Join(src, "a", "b", "inner")} {
+		made = nil
+		before := strings.Join(dirNames(t, filepath.Dir(dst)), " ")
 		var err error
-		within(t, 10*time.Second, func() { _, err = Clone(src, dst, &Options{Method: Hardlink}) })
+		within(t, 10*time.Second, func() { _, err = Clone(src, dst, &Options{Method: Hardlink, Workers: 1}) })
 		if !errors.Is(err, ErrIntoItself) {
 			t.Errorf("Clone(%s, %s): %v, want ErrIntoItself", src, dst, err)
 		}
-		if names := dirNames(t, filepath.Dir(dst)); strings.Contains(strings.Join(names, " "), "inner") {
-			t.Errorf("left behind: %q", names)
+		if len(made) != 0 {
+			t.Errorf("Clone(%s, %s) made or visited before refusing: %q", src, dst, made)
+		}
+		if after := strings.Join(dirNames(t, filepath.Dir(dst)), " "); after != before {
+			t.Errorf("left behind: %q, was %q", after, before)
 		}
 	}
 }
