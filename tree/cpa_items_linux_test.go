@@ -101,6 +101,23 @@ func TestIntoItself(t *testing.T) {
 	}
 }
 
+// TestTwoLinksKept: a file with exactly two links (the common case) is
+// copied as one inode with two links, as are those with more.
+func TestTwoLinksKept(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	must(t, os.MkdirAll(filepath.Join(src, "d"), 0o755))
+	must(t, os.WriteFile(filepath.Join(src, "a"), []byte("two"), 0o644))
+	must(t, os.Link(filepath.Join(src, "a"), filepath.Join(src, "d", "b")))
+	dst := filepath.Join(base, "dst")
+	_, err := Clone(src, dst, &Options{Method: Copy, Workers: 1})
+	must(t, err)
+	a, b := stat(t, filepath.Join(dst, "a")), stat(t, filepath.Join(dst, "d", "b"))
+	if a.Ino != b.Ino || a.Nlink != 2 {
+		t.Errorf("a is inode %d with %d links, d/b inode %d; want one inode with 2 links", a.Ino, a.Nlink, b.Ino)
+	}
+}
+
 func dirNames(t *testing.T, dir string) []string {
 	t.Helper()
 	des, err := os.ReadDir(dir)
