@@ -371,3 +371,40 @@ func FuzzParseVolCaps(f *testing.F) {
 		}
 	})
 }
+
+// TestAttrAnswerBounds: each length check at its bound, an empty name (its
+// NUL alone), and directory attributes on bits 0 and 2.
+func TestAttrAnswerBounds(t *testing.T) {
+	var e attrEntry
+	// An empty name is read, to be skipped as xnu's "no name", not taken
+	// for a malformed buffer.
+	empty := fileRecord("", false)
+	if n, err := parseAttrRecord(empty, &e); !errors.Is(err, errNoName) || n != len(empty) {
+		t.Errorf("empty name: %d, %v; want %d, errNoName", n, err, len(empty))
+	}
+	dir := newAttrRecord(attrSet{common: bulkCommon &^ attrCmnError, dir: attrDirLinkCount | attrDirMountStatus}).
+		name().u32(7).u32(vDir).ts(1, 2).ts(3, 4).u64(99).u32(5).u32(6).finish("sub")
+	if _, err := parseAttrRecord(dir, &e); err != nil || e.linkCount != 5 || string(e.name) != "sub" {
+		t.Errorf("directory with link count and mount status: %q, %d links, %v", e.name, e.linkCount, err)
+	}
+	for n := range 4 {
+		if _, _, _, err := parseVolCaps(make([]byte, n)); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%d-byte capabilities answer: %v", n, err)
+		}
+	}
+	// A length too short for the returned set, the rest of the buffer
+	// there: without capabilities, and without a count, so that only the
+	// length check can refuse it.
+	if _, _, _, err := parseVolCaps(setU32(volCapsAnswer(0, 0, false), 0, 8)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("capabilities answer of length 8: %v", err)
+	}
+	noCount := newAttrRecord(attrSet{common: attrCmnReturnedAttrs}).finish("")
+	if _, _, err := parseDirLinkCount(setU32(noCount, 0, 8)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("link count answer of length 8: %v", err)
+	}
+	// A count answer of exactly its 28 bytes, unpadded.
+	exact := setU32(newAttrRecord(attrSet{common: attrCmnReturnedAttrs, dir: attrDirLinkCount}).u32(2).finish(""), 0, 28)[:28]
+	if links, ok, err := parseDirLinkCount(exact); err != nil || !ok || links != 2 {
+		t.Errorf("28-byte link count answer: %d %v %v", links, ok, err)
+	}
+}
