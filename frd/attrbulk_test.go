@@ -402,6 +402,11 @@ func TestAttrAnswerBounds(t *testing.T) {
 	if _, _, err := parseDirLinkCount(setU32(noCount, 0, 8)); !errors.Is(err, ErrMalformed) {
 		t.Errorf("link count answer of length 8: %v", err)
 	}
+	// A count said returned, the length stopping short of it.
+	short := setU32(newAttrRecord(attrSet{common: attrCmnReturnedAttrs, dir: attrDirLinkCount}).u32(2).finish(""), 0, 24)
+	if _, _, err := parseDirLinkCount(short); !errors.Is(err, ErrMalformed) {
+		t.Errorf("link count answer of length 24: %v", err)
+	}
 	// A count answer of exactly its 28 bytes, unpadded.
 	exact := setU32(newAttrRecord(attrSet{common: attrCmnReturnedAttrs, dir: attrDirLinkCount}).u32(2).finish(""), 0, 28)[:28]
 	if links, ok, err := parseDirLinkCount(exact); err != nil || !ok || links != 2 {
