@@ -413,3 +413,30 @@ func TestAttrAnswerBounds(t *testing.T) {
 		t.Errorf("28-byte link count answer: %d %v %v", links, ok, err)
 	}
 }
+
+// TestDirentryBounds: struct direntry records at their length checks: the
+// shortest record, unpadded, that ends the buffer; one without room for
+// its NUL; a tail too short for the header; the end-of-directory flag in a
+// buffer of exactly 1,024 bytes and after a read of none.
+func TestDirentryBounds(t *testing.T) {
+	shortest := setU16(direntryRecord(nil, 5, dtReg, "a"), 16, 23)[:23]
+	for _, buf := range [][]byte{shortest, append(direntryRecord(nil, 4, dtReg, "b"), shortest...)} {
+		if recs, _, err := parseDirentry64(nil, buf); err != nil || len(recs) != len(buf)/23 {
+			t.Errorf("%d bytes ending in a 23-byte record: %d records, %v", len(buf), len(recs), err)
+		}
+	}
+	for name, bad := range map[string][]byte{
+		"no room for the NUL": setU16(direntryRecord(nil, 5, dtReg, "abc"), 16, 24)[:24],
+		"19-byte tail":        direntryRecord(nil, 5, dtReg, "abc")[:19],
+		"22-byte tail":        append(direntryRecord(nil, 4, dtReg, "b"), shortest[:22]...),
+	} {
+		if _, _, err := parseDirentry64(nil, bad); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: err = %v, want ErrMalformed", name, err)
+		}
+	}
+	buf := make([]byte, 1024)
+	binary.LittleEndian.PutUint32(buf[1020:], getdirentriesEOF)
+	if !direntriesEOF(buf, 100) || !direntriesEOF(buf, 0) {
+		t.Errorf("a 1,024-byte buffer's flag: after 100 bytes %v, after none %v; want both set", direntriesEOF(buf, 100), direntriesEOF(buf, 0))
+	}
+}
