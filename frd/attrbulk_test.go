@@ -371,3 +371,72 @@ func FuzzParseVolCaps(f *testing.F) {
 		}
 	})
 }
+
+// TestAttrAnswerBounds: each length check at its bound, an empty name (its
+// NUL alone), and directory attributes on bits 0 and 2.
+func TestAttrAnswerBounds(t *testing.T) {
+	var e attrEntry
+	// An empty name is read, to be skipped as xnu's "no name", not taken
+	// for a malformed buffer.
+	empty := fileRecord("", false)
+	if n, err := parseAttrRecord(empty, &e); !errors.Is(err, errNoName) || n != len(empty) {
+		t.Errorf("empty name: %d, %v; want %d, errNoName", n, err, len(empty))
+	}
+	dir := newAttrRecord(attrSet{common: bulkCommon &^ attrCmnError, dir: attrDirLinkCount | attrDirMountStatus}).
+		name().u32(7).u32(vDir).ts(1, 2).ts(3, 4).u64(99).u32(5).u32(6).finish("sub")
+	if _, err := parseAttrRecord(dir, &e); err != nil || e.linkCount != 5 || string(e.name) != "sub" {
+		t.Errorf("directory with link count and mount status: %q, %d links, %v", e.name, e.linkCount, err)
+	}
+	for n := range 4 {
+		if _, _, _, err := parseVolCaps(make([]byte, n)); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%d-byte capabilities answer: %v", n, err)
+		}
+	}
+	// A length too short for the returned set, the rest of the buffer
+	// there: without capabilities, and without a count, so that only the
+	// length check can refuse it.
+	if _, _, _, err := parseVolCaps(setU32(volCapsAnswer(0, 0, false), 0, 8)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("capabilities answer of length 8: %v", err)
+	}
+	noCount := newAttrRecord(attrSet{common: attrCmnReturnedAttrs}).finish("")
+	if _, _, err := parseDirLinkCount(setU32(noCount, 0, 8)); !errors.Is(err, ErrMalformed) {
+		t.Errorf("link count answer of length 8: %v", err)
+	}
+	// A count said returned, the length stopping short of it.
+	short := setU32(newAttrRecord(attrSet{common: attrCmnReturnedAttrs, dir: attrDirLinkCount}).u32(2).finish(""), 0, 24)
+	if _, _, err := parseDirLinkCount(short); !errors.Is(err, ErrMalformed) {
+		t.Errorf("link count answer of length 24: %v", err)
+	}
+	// A count answer of exactly its 28 bytes, unpadded.
+	exact := setU32(newAttrRecord(attrSet{common: attrCmnReturnedAttrs, dir: attrDirLinkCount}).u32(2).finish(""), 0, 28)[:28]
+	if links, ok, err := parseDirLinkCount(exact); err != nil || !ok || links != 2 {
+		t.Errorf("28-byte link count answer: %d %v %v", links, ok, err)
+	}
+}
+
+// TestDirentryBounds: struct direntry records at their length checks: the
+// shortest record, unpadded, that ends the buffer; one without room for
+// its NUL; a tail too short for the header; the end-of-directory flag in a
+// buffer of exactly 1,024 bytes and after a read of none.
+func TestDirentryBounds(t *testing.T) {
+	shortest := setU16(direntryRecord(nil, 5, dtReg, "a"), 16, 23)[:23]
+	for _, buf := range [][]byte{shortest, append(direntryRecord(nil, 4, dtReg, "b"), shortest...)} {
+		if recs, _, err := parseDirentry64(nil, buf); err != nil || len(recs) != len(buf)/23 {
+			t.Errorf("%d bytes ending in a 23-byte record: %d records, %v", len(buf), len(recs), err)
+		}
+	}
+	for name, bad := range map[string][]byte{
+		"no room for the NUL": setU16(direntryRecord(nil, 5, dtReg, "abc"), 16, 24)[:24],
+		"19-byte tail":        direntryRecord(nil, 5, dtReg, "abc")[:19],
+		"22-byte tail":        append(direntryRecord(nil, 4, dtReg, "b"), shortest[:22]...),
+	} {
+		if _, _, err := parseDirentry64(nil, bad); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: err = %v, want ErrMalformed", name, err)
+		}
+	}
+	buf := make([]byte, 1024)
+	binary.LittleEndian.PutUint32(buf[1020:], getdirentriesEOF)
+	if !direntriesEOF(buf, 100) || !direntriesEOF(buf, 0) {
+		t.Errorf("a 1,024-byte buffer's flag: after 100 bytes %v, after none %v; want both set", direntriesEOF(buf, 100), direntriesEOF(buf, 0))
+	}
+}

@@ -109,6 +109,9 @@ func TestBulkMissingAttributes(t *testing.T) {
 		if es[1].Size != 42 || es[0].Size != 5000 {
 			t.Errorf("without %s: sizes %d and %d, want 5000 from the record and 42 from the stat", out.name, es[0].Size, es[1].Size)
 		}
+		if e := es[0]; e.Allocated != 8192 || e.Links != 3 || e.Device != 0x01000004 {
+			t.Errorf("without %s: the whole record gave %d bytes allocated, %d links, device %#x; want 8192, 3, 0x1000004", out.name, e.Allocated, e.Links, e.Device)
+		}
 	}
 }
 

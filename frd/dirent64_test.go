@@ -171,3 +171,19 @@ func FuzzParseDirent64(f *testing.F) {
 		}
 	})
 }
+
+// TestDirent64Shortest: the shortest record (a one-byte name and its NUL,
+// 21 bytes, unpadded) alone and ending a buffer, and one byte less.
+func TestDirent64Shortest(t *testing.T) {
+	shortest := setReclen(appendDirent64(nil, 5, dtReg, "a"), 0, dirent64MinLen)[:dirent64MinLen]
+	for _, buf := range [][]byte{shortest, append(appendDirent64(nil, 4, dtReg, "b"), shortest...)} {
+		if recs, _, err := parseDirent64(nil, buf); err != nil || len(recs) != len(buf)/dirent64MinLen {
+			t.Errorf("%d bytes ending in a %d-byte record: %d records, %v", len(buf), dirent64MinLen, len(recs), err)
+		}
+	}
+	for _, bad := range [][]byte{shortest[:dirent64MinLen-1], setReclen(shortest, 0, dirent64MinLen-1)} {
+		if _, _, err := parseDirent64(nil, bad); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%d bytes, reclen %d: err = %v, want ErrMalformed", len(bad), binary.NativeEndian.Uint16(bad[16:]), err)
+		}
+	}
+}

@@ -272,3 +272,24 @@ func TestFiletimeNanos(t *testing.T) {
 		}
 	}
 }
+
+// TestDirInfoBounds: a last record whose name ends the buffer, unpadded,
+// and one whose next offset is the buffer's end, in both classes.
+func TestDirInfoBounds(t *testing.T) {
+	for _, extd := range []bool{false, true} {
+		nameOff := fullDirInfoNameOff
+		if extd {
+			nameOff = idExtdDirInfoNameOff
+		}
+		exact := dirInfoRecord{name: "ab"}.bytes(extd)[:nameOff+4]
+		if recs, err := parseDirInfo(nil, exact, extd); err != nil || len(recs) != 1 {
+			t.Errorf("extd %v: a name ending the buffer: %d records, %v", extd, len(recs), err)
+		}
+		buf := chain(extd, dirInfoRecord{name: "a"}, dirInfoRecord{name: "b"})
+		last := len(dirInfoRecord{name: "a"}.bytes(extd))
+		binary.LittleEndian.PutUint32(buf[last:], uint32(len(buf)-last))
+		if recs, err := parseDirInfo(nil, buf, extd); err != nil || len(recs) != 2 {
+			t.Errorf("extd %v: a next offset at the buffer's end: %d records, %v", extd, len(recs), err)
+		}
+	}
+}

@@ -423,3 +423,91 @@ func TestSortUnique(t *testing.T) {
 		}
 	}
 }
+
+// TestListingSmall: zero, one and two entries, by ReadDir (sorted) and by
+// AppendPart, which takes a small directory in one part, found done, and
+// after it finds nothing more.
+func TestListingSmall(t *testing.T) {
+	for n := range 3 {
+		dir := tempDir(t)
+		var want []string
+		for i := n - 1; i >= 0; i-- { // created in descending order
+			writeFile(t, dir, fmt.Sprintf("f%d", i), i+1)
+		}
+		for i := range n {
+			want = append(want, fmt.Sprintf("f%d", i))
+		}
+		entries, err := ReadDir(dir)
+		must(t, err)
+		var got []string
+		for i, e := range entries {
+			got = append(got, e.Name)
+			if e.Size != int64(i+1) {
+				t.Errorf("%d entries: %s has size %d, want %d", n, e.Name, e.Size, i+1)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("ReadDir of %d entries: %q, want %q", n, got, want)
+		}
+		if runtime.GOOS != "linux" {
+			continue
+		}
+		f, err := os.Open(dir)
+		must(t, err)
+		var l Lister
+		part, done, err := l.AppendPart(nil, f.Fd(), dir)
+		must(t, err)
+		if !done || len(part) != n {
+			t.Errorf("%d entries: a part of %d, done %v; want all in one, done", n, len(part), done)
+		}
+		checkSameAsOS(t, dir, part)
+		part, done, err = l.AppendPart(part[:0], f.Fd(), dir)
+		if err != nil || !done || len(part) != 0 {
+			t.Errorf("%d entries: after the end, %d more, done %v, %v", n, len(part), done, err)
+		}
+		f.Close()
+	}
+}
+
+// TestAppendPartEnds: the first part of a listing larger than a buffer
+// holds entries and is not done, and the last is found done; each part is
+// appended to those before it, and every part's files are stat'ed, the
+// first's and the last's as the others'.
+func TestAppendPartEnds(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux lists a buffer at a time")
+	}
+	dir := tempDir(t)
+	for i := range 3000 {
+		writeFile(t, dir, fmt.Sprintf("file-%05d", i), 1+i%5)
+	}
+	f, err := os.Open(dir)
+	must(t, err)
+	defer f.Close()
+	var l Lister
+	var all []Entry
+	var ends []int // where each part that added entries ends in all
+	for done := false; !done; {
+		all, done, err = l.AppendPart(all, f.Fd(), dir)
+		must(t, err)
+		if len(ends) == 0 && done {
+			t.Fatal("the first part is done: 3,000 entries in one buffer")
+		}
+		if len(ends) == 0 || len(all) > ends[len(ends)-1] {
+			ends = append(ends, len(all))
+		}
+		if len(ends) > 1000 {
+			t.Fatal("never done")
+		}
+	}
+	if ends[0] == 0 || ends[0] > partMax || len(ends) < 2 {
+		t.Errorf("parts ending at %v: want more than one, the first of 1 to %d entries", ends, partMax)
+	}
+	for _, e := range all {
+		var i int
+		if _, err := fmt.Sscanf(e.Name, "file-%05d", &i); err != nil || e.Size != int64(1+i%5) {
+			t.Errorf("parts ending at %v: %s has size %d, want %d", ends, e.Name, e.Size, 1+i%5)
+		}
+	}
+	checkSameAsOS(t, dir, all)
+}

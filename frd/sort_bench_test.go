@@ -147,3 +147,47 @@ func TestCommonPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestCommonPrefixWordEdges: names of 7 to 18 bytes, of one length or two,
+// differing at each byte or not at all, where the two-word comparison for
+// prefixes of 8 to 16 bytes starts and stops covering every byte (a 17-byte
+// name's two words leave out byte 8).
+func TestCommonPrefixWordEdges(t *testing.T) {
+	const pattern = "abcdefghijklmnopqrs"
+	for n := 7; n <= 18; n++ {
+		for m := 7; m <= 18; m++ {
+			for d := -1; d < m; d++ {
+				other := []byte(pattern[:m])
+				if d >= 0 {
+					other[d] = 'Z'
+				}
+				es := []Entry{{Name: pattern[:n]}, {Name: string(other)}, {Name: pattern[:n]}}
+				want := 0
+				for want < min(n, m) && es[0].Name[want] == other[want] {
+					want++
+				}
+				if got := commonPrefix([]keyed{{i: 0}, {i: 1}, {i: 2}}, es); got != want {
+					t.Fatalf("commonPrefix(%q, %q) = %d, want %d", es[0].Name, other, got, want)
+				}
+			}
+		}
+	}
+	// Sorted: names of 16 and 17 bytes alike but for byte 8, given in
+	// descending order.
+	for _, n := range []int{8, 9, 16, 17} {
+		var es []Entry
+		for c := byte('z'); c >= 'v'; c-- {
+			name := []byte(pattern[:n])
+			name[min(8, n-1)] = c
+			es = append(es, Entry{Name: string(name)})
+		}
+		want := slices.Clone(es)
+		slices.SortFunc(want, CompareName)
+		sortUnique(es)
+		for i := range es {
+			if es[i].Name != want[i].Name {
+				t.Errorf("%d-byte names differing at one byte: %q sorted at %d, want %q", n, es[i].Name, i, want[i].Name)
+			}
+		}
+	}
+}
