@@ -384,6 +384,36 @@ func TestHardLinksOnce(t *testing.T) {
 	}
 }
 
+// TestHardLinksOnceTwoLinks: a file with exactly two links, the common
+// case, is reported once; one with a single link always is.
+func TestHardLinksOnceTwoLinks(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a", "b"} {
+		must(t, os.Mkdir(filepath.Join(root, d), 0o755))
+	}
+	must(t, os.WriteFile(filepath.Join(root, "a", "two"), []byte("data"), 0o644))
+	must(t, os.Link(filepath.Join(root, "a", "two"), filepath.Join(root, "b", "two")))
+	must(t, os.WriteFile(filepath.Join(root, "b", "one"), []byte("x"), 0o644))
+	for _, workers := range []int{1, 2} {
+		var mu sync.Mutex
+		var files []string
+		must(t, Dirs(context.Background(), root, &Options{HardLinksOnce: true, Workers: workers}, func(d *Dir) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, e := range d.Entries {
+				if e.Type.IsRegular() {
+					files = append(files, e.Name)
+				}
+			}
+			return nil
+		}))
+		slices.Sort(files)
+		if want := []string{"one", "two"}; !slices.Equal(files, want) {
+			t.Errorf("HardLinksOnce, %d workers: files %q, want %q", workers, files, want)
+		}
+	}
+}
+
 func TestFollowSymlinks(t *testing.T) {
 	root := oddTree(t)
 	var loops atomic.Int32
