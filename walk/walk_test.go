@@ -341,6 +341,21 @@ func TestMaxDepthAndSkipDir(t *testing.T) {
 	if !slices.Equal(seen, want) {
 		t.Errorf("MaxDepth 2 listed %q, want %q", seen, want)
 	}
+	// Depths 0, 1 and 2 under MaxDepth 1, 2 and 3; zero or less is no
+	// limit.
+	chain := []string{root, filepath.Join(root, "a"), filepath.Join(root, "a", "b"),
+		filepath.Join(root, "a", "b", "c"), filepath.Join(root, "a", "b", "c", "d")}
+	for _, tc := range []struct{ max, want int }{{-1, 5}, {0, 5}, {1, 2}, {2, 3}, {3, 4}, {4, 5}} {
+		seen = nil
+		must(t, Dirs(context.Background(), root, &Options{MaxDepth: tc.max, Workers: 1}, func(d *Dir) error {
+			seen = append(seen, d.Path)
+			return nil
+		}))
+		slices.Sort(seen)
+		if !slices.Equal(seen, chain[:tc.want]) {
+			t.Errorf("MaxDepth %d listed %q, want %q", tc.max, seen, chain[:tc.want])
+		}
+	}
 	seen = nil
 	must(t, Dirs(context.Background(), root, nil, func(d *Dir) error {
 		seen = append(seen, d.Path)
