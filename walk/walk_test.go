@@ -525,8 +525,69 @@ func TestErrorsGoOn(t *testing.T) {
 	if err := Dirs(context.Background(), root, nil, func(*Dir) error { return boom }); err != boom {
 		t.Errorf("DirFunc error: %v", err)
 	}
-	if err := Dirs(context.Background(), root, nil, func(*Dir) error { return fs.SkipAll }); err != nil {
+	var calls atomic.Int32
+	if err := Dirs(context.Background(), root, nil, func(*Dir) error { calls.Add(1); return fs.SkipAll }); err != nil {
 		t.Errorf("SkipAll: %v", err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("SkipAll from the root: %d directories listed, want 1", n)
+	}
+}
+
+// TestSkipAllStops: SkipAll from a directory, or from its Post, ends the
+// walk there: with one worker no callback comes after it, and with
+// several no more listings than the other workers had already begun.
+// (Other workers finishing their directories still call Post.)
+func TestSkipAllStops(t *testing.T) {
+	root := t.TempDir()
+	for i := range 8 {
+		for j := range 8 {
+			must(t, os.MkdirAll(filepath.Join(root, fmt.Sprint("a", i), fmt.Sprint("b", j)), 0o755))
+		}
+	}
+	for _, post := range []bool{false, true} {
+		for _, workers := range []int{1, 4} {
+			if post && workers > 1 {
+				continue
+			}
+			for _, batches := range []bool{false, true} {
+				var mu sync.Mutex
+				calls, after, stopped := 0, 0, false
+				// called counts a callback and says whether to stop at it.
+				called := func() bool {
+					mu.Lock()
+					defer mu.Unlock()
+					if stopped {
+						after++
+					}
+					calls++
+					stopped = stopped || calls == 10
+					return calls == 10
+				}
+				opts := &Options{Workers: workers, Batches: batches}
+				fn := func(*Dir) error {
+					if !post && called() {
+						return fs.SkipAll
+					}
+					return nil
+				}
+				if post {
+					opts.Post = func(*Dir) error {
+						if called() {
+							return fs.SkipAll
+						}
+						return nil
+					}
+				}
+				if err := Dirs(context.Background(), root, opts, fn); err != nil {
+					t.Errorf("post %v, %d workers, batches %v: %v", post, workers, batches, err)
+				}
+				if after > workers-1 {
+					t.Errorf("post %v, %d workers, batches %v: %d callbacks after SkipAll, want at most %d",
+						post, workers, batches, after, workers-1)
+				}
+			}
+		}
 	}
 }
 
