@@ -591,5 +591,36 @@ func TestSkipAllStops(t *testing.T) {
 	}
 }
 
+// TestFewEntries: a directory of zero, one and two entries is listed
+// whole, in one part under Batches.
+func TestFewEntries(t *testing.T) {
+	for n := range 3 {
+		root := t.TempDir()
+		var want []string
+		for i := range n {
+			name := fmt.Sprint("f", i)
+			must(t, os.WriteFile(filepath.Join(root, name), nil, 0o644))
+			want = append(want, name)
+		}
+		for _, batches := range []bool{false, true} {
+			var got []string
+			parts := 0
+			must(t, Dirs(context.Background(), root, &Options{Batches: batches, Sorted: true}, func(d *Dir) error {
+				parts++
+				if d.More || d.Batch != 0 {
+					t.Errorf("%d entries: part %d, More %v", n, d.Batch, d.More)
+				}
+				for _, e := range d.Entries {
+					got = append(got, e.Name)
+				}
+				return nil
+			}))
+			if parts != 1 || !slices.Equal(got, want) {
+				t.Errorf("%d entries, batches %v: %d parts listing %q, want one listing %q", n, batches, parts, got, want)
+			}
+		}
+	}
+}
+
 // listing keeps the frd import honest in tests that only count entries.
 var _ = frd.Entry{}
