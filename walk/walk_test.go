@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -588,6 +589,22 @@ func TestSkipAllStops(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestInfoName: a directory's Info names it by its last element, the
+// root's as the subdirectories' (the root is opened by its whole path).
+func TestInfoName(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "a", "b"), 0o755))
+	got := map[int]string{}
+	must(t, Dirs(context.Background(), root, &Options{Workers: 1}, func(d *Dir) error {
+		got[d.Depth] = d.Info.Name
+		return nil
+	}))
+	want := map[int]string{0: filepath.Base(root), 1: "a", 2: "b"}
+	if !maps.Equal(got, want) {
+		t.Errorf("Info.Name by depth: %v, want %v", got, want)
 	}
 }
 
