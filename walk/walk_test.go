@@ -430,6 +430,48 @@ func TestHardLinksOnceTwoLinks(t *testing.T) {
 	}
 }
 
+// TestSymlinkChainLimit: under FollowSymlinks a path from the root may
+// lead through as many links as the kernel resolves in one path, and the
+// link one past that is reported, not followed, with StatAll or without;
+// StatAll, which cannot stat it either, leaves it out of the listing.
+func TestSymlinkChainLimit(t *testing.T) {
+	top := t.TempDir()
+	root, chain := filepath.Join(top, "root"), filepath.Join(top, "chain")
+	must(t, os.MkdirAll(filepath.Join(root, "t0"), 0o755))
+	must(t, os.Symlink(filepath.Join(chain, "t1"), filepath.Join(root, "t0", "n")))
+	for i := 1; i <= maxSymlinks+2; i++ {
+		must(t, os.MkdirAll(filepath.Join(chain, fmt.Sprint("t", i)), 0o755))
+		must(t, os.Symlink(fmt.Sprint("../t", i+1), filepath.Join(chain, fmt.Sprint("t", i), "n")))
+	}
+	for _, statAll := range []bool{false, true} {
+		var mu sync.Mutex
+		var errs []string
+		deepest, lastEntries := 0, 0
+		err := Dirs(context.Background(), root, &Options{FollowSymlinks: true, StatAll: statAll, OnError: func(e *Error) error {
+			mu.Lock()
+			errs = append(errs, e.Path)
+			mu.Unlock()
+			return nil
+		}}, func(d *Dir) error {
+			mu.Lock()
+			if d.Depth > deepest {
+				deepest, lastEntries = d.Depth, len(d.Entries)
+			}
+			mu.Unlock()
+			return nil
+		})
+		must(t, err)
+		// root/t0 and then one link per level.
+		want := filepath.Join(root, "t0") + strings.Repeat(string(filepath.Separator)+"n", maxSymlinks+1)
+		if len(errs) != 1 || errs[0] != want || deepest != maxSymlinks+1 {
+			t.Errorf("StatAll %v: deepest level %d, errors %q; want %d and %q", statAll, deepest, errs, maxSymlinks+1, want)
+		}
+		if wantEntries := map[bool]int{false: 1, true: 0}[statAll]; lastEntries != wantEntries {
+			t.Errorf("StatAll %v: the deepest directory lists %d entries, want %d", statAll, lastEntries, wantEntries)
+		}
+	}
+}
+
 func TestFollowSymlinks(t *testing.T) {
 	root := oddTree(t)
 	var loops atomic.Int32
