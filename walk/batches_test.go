@@ -100,34 +100,57 @@ func TestBatches(t *testing.T) {
 	}
 }
 
-// TestBatchesSkipDir: SkipDir from a directory's first part reads no more
-// of it and walks none of its subdirectories.
+// TestBatchesSkipDir: SkipDir from a directory's first part, or from a
+// later one after earlier parts brought subdirectories, reads no more of
+// it and walks none of its subdirectories.
 func TestBatchesSkipDir(t *testing.T) {
 	root := batchTree(t)
 	big := filepath.Join(root, "big")
-	var mu sync.Mutex
-	var seen []string
-	calls := 0
-	err := Dirs(context.Background(), root, &Options{Batches: true, Workers: 2}, func(d *Dir) error {
-		mu.Lock()
-		defer mu.Unlock()
-		seen = append(seen, d.Path)
-		if d.Path == big {
-			calls++
-			return fs.SkipDir
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	// Enough subdirectories that the first part holds some of them.
+	for i := range 100 {
+		must(t, os.Mkdir(filepath.Join(big, fmt.Sprint("sub-", i)), 0o755))
 	}
-	for _, p := range seen {
-		if strings.HasPrefix(p, big+string(filepath.Separator)) {
-			t.Errorf("%s walked after SkipDir", p)
+	for _, stop := range []int{0, 1} {
+		for _, workers := range []int{1, 2} {
+			var mu sync.Mutex
+			var seen []string
+			parts, dirsBefore := 0, 0
+			err := Dirs(context.Background(), root, &Options{Batches: true, Workers: workers}, func(d *Dir) error {
+				mu.Lock()
+				defer mu.Unlock()
+				seen = append(seen, d.Path)
+				if d.Path != big {
+					return nil
+				}
+				parts++
+				if d.Batch == stop {
+					return fs.SkipDir
+				}
+				for _, e := range d.Entries {
+					if e.Type.IsDir() {
+						dirsBefore++
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stop > 0 && parts <= stop {
+				t.Skipf("big came in %d parts: no later part to stop at", parts)
+			}
+			if stop > 0 && dirsBefore == 0 {
+				t.Fatalf("big's parts before part %d held no subdirectory", stop)
+			}
+			for _, p := range seen {
+				if strings.HasPrefix(p, big+string(filepath.Separator)) {
+					t.Errorf("SkipDir at part %d, %d workers: %s walked", stop, workers, p)
+				}
+			}
+			if parts != stop+1 {
+				t.Errorf("SkipDir at part %d, %d workers: big came in %d parts, want %d", stop, workers, parts, stop+1)
+			}
 		}
-	}
-	if calls != 1 {
-		t.Errorf("big: %d parts after SkipDir, want 1", calls)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -341,6 +342,21 @@ func TestMaxDepthAndSkipDir(t *testing.T) {
 	if !slices.Equal(seen, want) {
 		t.Errorf("MaxDepth 2 listed %q, want %q", seen, want)
 	}
+	// Depths 0, 1 and 2 under MaxDepth 1, 2 and 3; zero or less is no
+	// limit.
+	chain := []string{root, filepath.Join(root, "a"), filepath.Join(root, "a", "b"),
+		filepath.Join(root, "a", "b", "c"), filepath.Join(root, "a", "b", "c", "d")}
+	for _, tc := range []struct{ max, want int }{{-1, 5}, {0, 5}, {1, 2}, {2, 3}, {3, 4}, {4, 5}} {
+		seen = nil
+		must(t, Dirs(context.Background(), root, &Options{MaxDepth: tc.max, Workers: 1}, func(d *Dir) error {
+			seen = append(seen, d.Path)
+			return nil
+		}))
+		slices.Sort(seen)
+		if !slices.Equal(seen, chain[:tc.want]) {
+			t.Errorf("MaxDepth %d listed %q, want %q", tc.max, seen, chain[:tc.want])
+		}
+	}
 	seen = nil
 	must(t, Dirs(context.Background(), root, nil, func(d *Dir) error {
 		seen = append(seen, d.Path)
@@ -381,6 +397,78 @@ func TestHardLinksOnce(t *testing.T) {
 	}
 	if n := count(nil); n != 7 {
 		t.Errorf("without the filter: %d files, want 7", n)
+	}
+}
+
+// TestHardLinksOnceTwoLinks: a file with exactly two links, the common
+// case, is reported once; one with a single link always is.
+func TestHardLinksOnceTwoLinks(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"a", "b"} {
+		must(t, os.Mkdir(filepath.Join(root, d), 0o755))
+	}
+	must(t, os.WriteFile(filepath.Join(root, "a", "two"), []byte("data"), 0o644))
+	must(t, os.Link(filepath.Join(root, "a", "two"), filepath.Join(root, "b", "two")))
+	must(t, os.WriteFile(filepath.Join(root, "b", "one"), []byte("x"), 0o644))
+	for _, workers := range []int{1, 2} {
+		var mu sync.Mutex
+		var files []string
+		must(t, Dirs(context.Background(), root, &Options{HardLinksOnce: true, Workers: workers}, func(d *Dir) error {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, e := range d.Entries {
+				if e.Type.IsRegular() {
+					files = append(files, e.Name)
+				}
+			}
+			return nil
+		}))
+		slices.Sort(files)
+		if want := []string{"one", "two"}; !slices.Equal(files, want) {
+			t.Errorf("HardLinksOnce, %d workers: files %q, want %q", workers, files, want)
+		}
+	}
+}
+
+// TestSymlinkChainLimit: under FollowSymlinks a path from the root may
+// lead through as many links as the kernel resolves in one path, and the
+// link one past that is reported, not followed, with StatAll or without;
+// StatAll, which cannot stat it either, leaves it out of the listing.
+func TestSymlinkChainLimit(t *testing.T) {
+	top := t.TempDir()
+	root, chain := filepath.Join(top, "root"), filepath.Join(top, "chain")
+	must(t, os.MkdirAll(filepath.Join(root, "t0"), 0o755))
+	must(t, os.Symlink(filepath.Join(chain, "t1"), filepath.Join(root, "t0", "n")))
+	for i := 1; i <= maxSymlinks+2; i++ {
+		must(t, os.MkdirAll(filepath.Join(chain, fmt.Sprint("t", i)), 0o755))
+		must(t, os.Symlink(fmt.Sprint("../t", i+1), filepath.Join(chain, fmt.Sprint("t", i), "n")))
+	}
+	for _, statAll := range []bool{false, true} {
+		var mu sync.Mutex
+		var errs []string
+		deepest, lastEntries := 0, 0
+		err := Dirs(context.Background(), root, &Options{FollowSymlinks: true, StatAll: statAll, OnError: func(e *Error) error {
+			mu.Lock()
+			errs = append(errs, e.Path)
+			mu.Unlock()
+			return nil
+		}}, func(d *Dir) error {
+			mu.Lock()
+			if d.Depth > deepest {
+				deepest, lastEntries = d.Depth, len(d.Entries)
+			}
+			mu.Unlock()
+			return nil
+		})
+		must(t, err)
+		// root/t0 and then one link per level.
+		want := filepath.Join(root, "t0") + strings.Repeat(string(filepath.Separator)+"n", maxSymlinks+1)
+		if len(errs) != 1 || errs[0] != want || deepest != maxSymlinks+1 {
+			t.Errorf("StatAll %v: deepest level %d, errors %q; want %d and %q", statAll, deepest, errs, maxSymlinks+1, want)
+		}
+		if wantEntries := map[bool]int{false: 1, true: 0}[statAll]; lastEntries != wantEntries {
+			t.Errorf("StatAll %v: the deepest directory lists %d entries, want %d", statAll, lastEntries, wantEntries)
+		}
 	}
 }
 
@@ -480,8 +568,116 @@ func TestErrorsGoOn(t *testing.T) {
 	if err := Dirs(context.Background(), root, nil, func(*Dir) error { return boom }); err != boom {
 		t.Errorf("DirFunc error: %v", err)
 	}
-	if err := Dirs(context.Background(), root, nil, func(*Dir) error { return fs.SkipAll }); err != nil {
+	var calls atomic.Int32
+	if err := Dirs(context.Background(), root, nil, func(*Dir) error { calls.Add(1); return fs.SkipAll }); err != nil {
 		t.Errorf("SkipAll: %v", err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("SkipAll from the root: %d directories listed, want 1", n)
+	}
+}
+
+// TestSkipAllStops: SkipAll from a directory, or from its Post, ends the
+// walk there: with one worker no callback comes after it, and with
+// several no more listings than the other workers had already begun.
+// (Other workers finishing their directories still call Post.)
+func TestSkipAllStops(t *testing.T) {
+	root := t.TempDir()
+	for i := range 8 {
+		for j := range 8 {
+			must(t, os.MkdirAll(filepath.Join(root, fmt.Sprint("a", i), fmt.Sprint("b", j)), 0o755))
+		}
+	}
+	for _, post := range []bool{false, true} {
+		for _, workers := range []int{1, 4} {
+			if post && workers > 1 {
+				continue
+			}
+			for _, batches := range []bool{false, true} {
+				var mu sync.Mutex
+				calls, after, stopped := 0, 0, false
+				// called counts a callback and says whether to stop at it.
+				called := func() bool {
+					mu.Lock()
+					defer mu.Unlock()
+					if stopped {
+						after++
+					}
+					calls++
+					stopped = stopped || calls == 10
+					return calls == 10
+				}
+				opts := &Options{Workers: workers, Batches: batches}
+				fn := func(*Dir) error {
+					if !post && called() {
+						return fs.SkipAll
+					}
+					return nil
+				}
+				if post {
+					opts.Post = func(*Dir) error {
+						if called() {
+							return fs.SkipAll
+						}
+						return nil
+					}
+				}
+				if err := Dirs(context.Background(), root, opts, fn); err != nil {
+					t.Errorf("post %v, %d workers, batches %v: %v", post, workers, batches, err)
+				}
+				if after > workers-1 {
+					t.Errorf("post %v, %d workers, batches %v: %d callbacks after SkipAll, want at most %d",
+						post, workers, batches, after, workers-1)
+				}
+			}
+		}
+	}
+}
+
+// TestInfoName: a directory's Info names it by its last element, the
+// root's as the subdirectories' (the root is opened by its whole path).
+func TestInfoName(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "a", "b"), 0o755))
+	got := map[int]string{}
+	must(t, Dirs(context.Background(), root, &Options{Workers: 1}, func(d *Dir) error {
+		got[d.Depth] = d.Info.Name
+		return nil
+	}))
+	want := map[int]string{0: filepath.Base(root), 1: "a", 2: "b"}
+	if !maps.Equal(got, want) {
+		t.Errorf("Info.Name by depth: %v, want %v", got, want)
+	}
+}
+
+// TestFewEntries: a directory of zero, one and two entries is listed
+// whole, in one part under Batches.
+func TestFewEntries(t *testing.T) {
+	for n := range 3 {
+		root := t.TempDir()
+		var want []string
+		for i := range n {
+			name := fmt.Sprint("f", i)
+			must(t, os.WriteFile(filepath.Join(root, name), nil, 0o644))
+			want = append(want, name)
+		}
+		for _, batches := range []bool{false, true} {
+			var got []string
+			parts := 0
+			must(t, Dirs(context.Background(), root, &Options{Batches: batches, Sorted: true}, func(d *Dir) error {
+				parts++
+				if d.More || d.Batch != 0 {
+					t.Errorf("%d entries: part %d, More %v", n, d.Batch, d.More)
+				}
+				for _, e := range d.Entries {
+					got = append(got, e.Name)
+				}
+				return nil
+			}))
+			if parts != 1 || !slices.Equal(got, want) {
+				t.Errorf("%d entries, batches %v: %d parts listing %q, want one listing %q", n, batches, parts, got, want)
+			}
+		}
 	}
 }
 
