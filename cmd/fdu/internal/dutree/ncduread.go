@@ -154,6 +154,7 @@ func (d *decoder) tree() (*Tree, error) {
 		f.node = n.Node
 		f.node.Name = strings.Clone(n.Name) // kept until the directory ends
 		f.node.Dir = &Dir{Dev: dev}
+		f.node.Flags &^= HardLink // a directory is no file's link: the export never says so
 		f.p.reset()
 		f.p.ext = d.extended
 		depth++
