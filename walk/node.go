@@ -24,6 +24,7 @@ type node struct {
 	visited bool  // passed to the DirFunc, so Post is due
 	hasSubs bool  // subdirectories were queued, so a move is checked
 	links   int32 // symbolic links followed on the way from the root
+	rank    int32 // its place among its parent's subdirectories, under InOrder
 
 	unopened  atomic.Int32 // subdirectories not opened yet
 	remaining atomic.Int32 // this directory's own work and its unfinished subdirectories

@@ -1,6 +1,7 @@
 package walk
 
 import (
+	"container/heap"
 	"context"
 	"os"
 	"sync"
@@ -21,7 +22,7 @@ type walker struct {
 
 	mu    sync.Mutex // guards the fields down to first
 	cond  sync.Cond  // signalled when the stack grows, or the walk may be over
-	stack []*node    // LIFO: depth first, so few directories wait at once
+	stack []*node    // LIFO: depth first, so few directories wait at once; a heap under InOrder (order.go)
 	busy  int        // workers visiting a directory
 	// why is how the walk ended early: set once by halt (a panic or
 	// Goexit takes the place of an error), read by Dirs when it returns.
@@ -136,9 +137,14 @@ func (w *walker) take(extra bool) *node {
 		w.cond.Broadcast()
 		return nil
 	}
-	n := w.stack[len(w.stack)-1]
-	w.stack[len(w.stack)-1] = nil
-	w.stack = w.stack[:len(w.stack)-1]
+	var n *node
+	if w.opts.InOrder {
+		n = heap.Pop((*inOrder)(&w.stack)).(*node)
+	} else {
+		n = w.stack[len(w.stack)-1]
+		w.stack[len(w.stack)-1] = nil
+		w.stack = w.stack[:len(w.stack)-1]
+	}
 	w.busy++
 	w.mu.Unlock()
 	return n
@@ -159,8 +165,15 @@ func (w *walker) done() {
 // push queues subdirectories, the first of the listing to be taken first.
 func (w *walker) push(subs []*node) {
 	w.mu.Lock()
-	for i := len(subs) - 1; i >= 0; i-- {
-		w.stack = append(w.stack, subs[i])
+	if w.opts.InOrder {
+		for i, c := range subs {
+			c.rank = int32(i)
+			heap.Push((*inOrder)(&w.stack), c)
+		}
+	} else {
+		for i := len(subs) - 1; i >= 0; i-- {
+			w.stack = append(w.stack, subs[i])
+		}
 	}
 	w.mu.Unlock()
 	if len(subs) == 1 {

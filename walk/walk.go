@@ -63,6 +63,15 @@ type Options struct {
 	// its parent's entries.)
 	Sorted bool
 
+	// InOrder takes, of the directories waiting, the one a walk with one
+	// worker would visit first: depth first, each listing in its order.
+	// A caller that reads the tree in that order while it is walked (a
+	// report printed as it goes) then finds it listed just ahead, where a
+	// plain walk's workers may run a whole subtree ahead of it. It costs
+	// a comparison of up to the depth a directory, times the log of those
+	// waiting.
+	InOrder bool
+
 	// Names lists names and types only: no stat per file (frd's
 	// Lister.Names).
 	Names bool

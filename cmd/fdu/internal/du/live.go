@@ -3,6 +3,7 @@ package du
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/walk"
 )
@@ -24,20 +25,31 @@ type Live struct {
 	ready   func() bool
 	blocked int // workers held
 	passes  int // how many of them may go one step further
+	used    int // steps taken during this wait of the report's
+	steps   int // how many a wait gives before it waits a while (the workers)
+	stale   bool
 	stopped bool
 }
 
 // liveHeld is how many items (about 60 bytes each, with a name) the walk
 // may list ahead of the report: past it, a worker that has walked a
-// directory waits while the report prints, so that a report slower than
-// the walk (-a prints a line a file) does not come to hold the tree.
-// While the report waits for the walk, each time it wakes it lets each
-// worker held go one step further (to its next directory walked), not
-// all of them as far as they like: one of them holds what it waits for.
-// The walk's order is du's but for its workers' skew: the one furthest
-// ahead lists the subdirectories the others take next, so the report
-// may wait while the walk goes on ahead, and hold more than this.
+// directory without subdirectories waits while the report prints, so
+// that a report slower than the walk (-a prints a line a file) does not
+// come to hold the tree.
+//
+// The walk takes directories in du's order (walk.Options.InOrder), so
+// what the report waits for is the next directory taken, or one being
+// listed. While the report waits, a worker held may go one step further
+// (to its next directory without subdirectories), as one of them may
+// hold what the report waits for; a wait gives as many steps as there
+// are workers, and more only after liveStale without the walk's news,
+// so that a worker does not run on while another lists what the report
+// waits for.
 var liveHeld = 1 << 14
+
+// liveStale is how long a wait that has given its steps waits before
+// giving more: long enough for a listing, short beside a report.
+const liveStale = 2 * time.Millisecond
 
 // Streams reports whether a run's report may read its scan live: not when
 // a directory may be met twice (several arguments, -L), as then the
@@ -48,7 +60,7 @@ func (c *Config) Streams() bool { return !c.DirsOnce() && c.Deref != DerefAll }
 // once, to be read through l's waits; l.Wait is the walk's end.
 func (s *Scanner) ScanLive(ctx context.Context, root string) (*Dir, *Live) {
 	ctx, cancel := context.WithCancel(ctx)
-	l := &Live{cancel: cancel}
+	l := &Live{cancel: cancel, steps: max(1, s.cfg.Jobs)}
 	l.cond.L = &l.mu
 	t := &treeScan{s: s, top: &Dir{}, live: l}
 	o := s.cfg.WalkOptions(true, t.onError)
@@ -57,6 +69,11 @@ func (s *Scanner) ScanLive(ctx context.Context, root string) (*Dir, *Live) {
 	// the walk like one waiting on the disk, and more would start, each
 	// with a listing, to be held in turn.
 	o.IOWorkers, o.OnIOWorkers = 0, nil
+	// Taken in du's order, the workers list what the report reads next;
+	// taken last pushed first, one of them would run through a sibling's
+	// subtree while the report waits for another's, and the report would
+	// come to hold that subtree.
+	o.InOrder = true
 	go func() {
 		err := walk.Dirs(ctx, root, o, t.dir)
 		l.mu.Lock()
@@ -78,17 +95,23 @@ func (l *Live) listed(d *Dir) {
 }
 
 // walked marks d's subtree walked, and holds the worker while the report
-// is behind. Held here, after its visit, a worker holds up nothing the
-// report may wait for but what is above d, which a wait lets it finish.
-func (l *Live) walked(d *Dir) {
+// is behind, when d has no subdirectories: a worker is held once a step
+// (a directory taken), not at each directory its climb finishes. Held
+// here, after its visit, it holds up nothing the report may wait for but
+// what is above d, which a step lets it finish.
+func (l *Live) walked(d *Dir, leaf bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	d.listedAll, d.done = true, true
 	l.wake()
+	if !leaf {
+		return
+	}
 	l.blocked++
 	for l.held > liveHeld && !l.stopped {
 		if l.passes > 0 {
 			l.passes--
+			l.used++
 			break
 		}
 		l.cond.Wait()
@@ -99,6 +122,7 @@ func (l *Live) walked(d *Dir) {
 // wake tells the report what the walk did; once what it waits for is
 // there, the workers held get no more steps.
 func (l *Live) wake() {
+	l.stale = false
 	if l.waiting && l.ready() {
 		l.waiting, l.passes = false, 0
 	}
@@ -119,12 +143,36 @@ func (l *Live) wait(ready func() bool, parent *Dir) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.ready = func() bool { return ready() || l.over || parent != nil && parent.done }
+	l.used = 0
+	var timer *time.Timer
 	for !l.ready() {
-		l.waiting, l.passes = true, l.blocked // each held worker: a step
+		if l.stale { // nothing from the walk for liveStale: steps again
+			l.used = 0
+		}
+		l.waiting = true
+		l.passes = max(0, min(l.blocked, l.steps-l.used))
+		if l.passes == 0 && l.blocked > 0 {
+			l.stale = true
+			if timer == nil {
+				timer = time.AfterFunc(liveStale, l.staleWake)
+			} else {
+				timer.Reset(liveStale)
+			}
+		}
 		l.cond.Broadcast()
 		l.cond.Wait()
 	}
-	l.waiting, l.ready, l.passes = false, nil, 0
+	if timer != nil {
+		timer.Stop()
+	}
+	l.waiting, l.ready, l.passes, l.stale = false, nil, 0, false
+}
+
+// staleWake wakes a wait after liveStale.
+func (l *Live) staleWake() {
+	l.mu.Lock()
+	l.cond.Broadcast()
+	l.mu.Unlock()
 }
 
 // Stop ends the walk early (du stops at a directory moved) and waits for it.

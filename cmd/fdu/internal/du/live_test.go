@@ -13,17 +13,62 @@ import (
 // tree's, and reads every file of it in du's order.
 func TestLiveHoldsWhatTheReportHasNotPrinted(t *testing.T) {
 	dir := t.TempDir()
-	for i := range 30 {
+	mkFiles(t, dir, 30, 40)
+	files, l := readLive(t, dir, time.Millisecond)
+	if files != 1200 {
+		t.Errorf("read %d files, want 1200", files)
+	}
+	// The limit, a listing more for each worker, and the skew between the
+	// workers (liveHeld's doc): never the tree, which a report slower than
+	// its walk would otherwise come to hold whole.
+	// Under emulation (qemu-user, FRD_EMULATED) the workers and the
+	// report are scheduled too unevenly for the skew to stay small.
+	if l.peak > 1230/2 && os.Getenv("FRD_EMULATED") == "" {
+		t.Errorf("held %d items at once of 1,230", l.peak)
+	}
+}
+
+// TestLiveHoldsNoSiblingSubtree: in a tree two levels deep, a worker
+// that has listed one top directory does not run through its subtree
+// while the report waits on another's: the walk takes directories in
+// du's order, so the report holds about liveHeld items and a listing a
+// worker, not a subtree (here 20 directories of 20 files).
+func TestLiveHoldsNoSiblingSubtree(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 8 {
+		mkFiles(t, filepath.Join(dir, fmt.Sprintf("s%d", i)), 20, 20)
+	}
+	files, l := readLive(t, dir, 200*time.Microsecond)
+	if files != 8*20*20 {
+		t.Errorf("read %d files, want %d", files, 8*20*20)
+	}
+	t.Logf("held at most %d items", l.peak)
+	if l.peak > 100+4*21 && os.Getenv("FRD_EMULATED") == "" {
+		t.Errorf("held %d items at once, over %d", l.peak, 100+4*21)
+	}
+}
+
+// mkFiles makes dir with n directories of m empty files.
+func mkFiles(t *testing.T, dir string, n, m int) {
+	t.Helper()
+	for i := range n {
 		d := filepath.Join(dir, fmt.Sprintf("d%02d", i))
-		if err := os.Mkdir(d, 0o755); err != nil {
+		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		for j := range 40 {
+		for j := range m {
 			if err := os.WriteFile(filepath.Join(d, fmt.Sprint(j)), nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
+}
+
+// readLive reads dir's live scan under -a with two workers and a limit
+// of 100 items held, as a report would, taking pause a directory, and
+// returns the files read and the scan.
+func readLive(t *testing.T, dir string, pause time.Duration) (int, *Live) {
+	t.Helper()
 	defer func(n int) { liveHeld = n }(liveHeld)
 	liveHeld = 100
 	s := NewScanner(&Config{All: true, Jobs: 2}, nil)
@@ -32,7 +77,7 @@ func TestLiveHoldsWhatTheReportHasNotPrinted(t *testing.T) {
 	var read func(n, parent *Dir)
 	read = func(n, parent *Dir) {
 		l.WaitListed(n, parent)
-		time.Sleep(time.Millisecond)
+		time.Sleep(pause)
 		items := n.InDuOrder(dir)
 		for it := range items.All() {
 			if c := it.Sub(); c != nil {
@@ -49,15 +94,5 @@ func TestLiveHoldsWhatTheReportHasNotPrinted(t *testing.T) {
 	if err := l.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	if files != 1200 {
-		t.Errorf("read %d files, want 1200", files)
-	}
-	// The limit, a listing more for each worker, and the skew between the
-	// workers (liveHeld's doc): never the tree, which a report slower than
-	// its walk would otherwise come to hold whole.
-	// Under emulation (qemu-user, FRD_EMULATED) the workers and the
-	// report are scheduled too unevenly for the skew to stay small.
-	if l.peak > 1230/2 && os.Getenv("FRD_EMULATED") == "" {
-		t.Errorf("held %d items at once of 1,230", l.peak)
-	}
+	return files, l
 }

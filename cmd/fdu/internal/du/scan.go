@@ -111,7 +111,8 @@ func (t *treeScan) dir(d *walk.Dir) error {
 
 // post marks d's subtree walked, for a live report.
 func (t *treeScan) post(d *walk.Dir) error {
-	t.live.walked(t.nodeOf(d))
+	n := t.nodeOf(d)
+	t.live.walked(n, n.expected == nil)
 	return nil
 }
 
