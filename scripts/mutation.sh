@@ -12,6 +12,11 @@
 #   scripts/mutation.sh [-w] [-check] [PKG…]   (PKG: a directory such as
 #   internal/dirfd or cmd/fdu/internal/units; default: the list below)
 #
+# PKG=FILE,FILE… mutates only those files of the package (still run
+# against all its tests): a part of a package whose whole run is too long
+# for CI, such as cmd/fdu/internal/du=fnmatch.go,match.go. It is a
+# package of its own in the table and in scripts/mutation-floors.
+#
 # gremlins copies the module a package belongs to and runs `go test` in
 # the copy, so this runs it on a staged copy of the module (the files git
 # knows, without the nested modules): go.work is not copied with ./cmd,
@@ -39,7 +44,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 # The packages the target is set for, fastest first.
-default="cmd/fdu/internal/units cmd/fdu/internal/message internal/dirfd cmd/fdu/internal/du cmd/fdu/internal/report frd"
+default="cmd/fdu/internal/units cmd/fdu/internal/message internal/dirfd cmd/fdu/internal/du=fnmatch.go,match.go cmd/fdu/internal/report frd"
 pkgs=${*:-$default}
 
 work=$(mktemp -d)
@@ -63,6 +68,8 @@ stage() {
 
 for pkg in $pkgs; do
 	pkg=${pkg#./}
+	only=
+	case $pkg in *=*) only=${pkg#*=} pkg=${pkg%%=*} ;; esac
 	pkg=${pkg%/}
 	case $pkg in
 	cmd/*) mod=cmd rel=${pkg#cmd/} ;;
@@ -75,22 +82,29 @@ for pkg in $pkgs; do
 	for sub in $(cd "$dir" && find . -mindepth 2 -name '*.go' -printf '%h\n' | sort -u); do
 		excl+=(-E "^${sub#./}/")
 	done
-	echo "== $pkg"
+	if [ -n "$only" ]; then # every other file of the package left out
+		for f in $(cd "$dir" && ls ./*.go | grep -v '_test\.go$'); do
+			f=${f#./}
+			[[ ",$only," == *",$f,"* ]] || excl+=(-E "^${f//./\\.}\$")
+		done
+	fi
+	name=$pkg${only:+=$only}
+	echo "== $name"
 	t=$SECONDS
 	rm -f "$work/out.json" # an interrupted run writes none: no other package's is read
 	(cd "$dir" && GOWORK=off GOFLAGS="-short -count=1" \
 		"$gremlins" unleash --workers "${MUTATION_WORKERS:-1}" --timeout-coefficient 3 \
 		-S l ${excl[@]+"${excl[@]}"} -o "$work/out.json" "$dir" >"$work/log" 2>&1) || {
-		cat "$work/log"; echo "gremlins failed on $pkg"; exit 1
+		cat "$work/log"; echo "gremlins failed on $name"; exit 1
 	}
 	secs=$((SECONDS - t))
 	if [ ! -s "$work/out.json" ]; then
-		cat "$work/log"; echo "gremlins wrote no results for $pkg"; exit 1
+		cat "$work/log"; echo "gremlins wrote no results for $name"; exit 1
 	fi
 	# file status line: LIVED mutants as file:line, then the counts.
-	python3 - "$work/out.json" "$pkg" "$secs" "$results" <<-'EOF'
+	python3 - "$work/out.json" "$pkg" "$secs" "$results" "$name" <<-'EOF'
 		import json, sys
-		out, pkg, secs, results = sys.argv[1:]
+		out, pkg, secs, results, name = sys.argv[1:]
 		r = json.load(open(out))
 		n = {"KILLED": 0, "LIVED": 0, "TIMED OUT": 0, "NOT COVERED": 0, "NOT VIABLE": 0}
 		lived = []
@@ -105,9 +119,9 @@ for pkg in $pkgs; do
 		for l in sorted(lived, key=lambda s: (s.split(":")[0], int(s.split(":")[1]))):
 		    print("  lived: " + l)
 		print("  %s: %.1f%% killed (%d of %d; %d not covered, %d not viable) in %ss" %
-		      (pkg, score, killed, tried, n["NOT COVERED"], n["NOT VIABLE"], secs))
+		      (name, score, killed, tried, n["NOT COVERED"], n["NOT VIABLE"], secs))
 		with open(results, "a") as w:
-		    w.write("%s %.1f %d %d %d %s\n" % (pkg, score, killed, tried, n["NOT COVERED"], secs))
+		    w.write("%s %.1f %d %d %d %s\n" % (name, score, killed, tried, n["NOT COVERED"], secs))
 	EOF
 done
 

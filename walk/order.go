@@ -19,18 +19,16 @@ func (h *inOrder) Pop() any {
 
 // before reports whether a walk with one worker visits a before b: depth
 // first, each directory's subdirectories in the order listed. The two are
-// compared where their paths part, below their last common ancestor.
+// compared where their paths part, below their last common ancestor. (Of
+// two directories waiting neither is above the other: a directory's
+// subdirectories are queued once it has been taken.)
 func before(a, b *node) bool {
-	deeper := a.dir.Depth > b.dir.Depth
 	da, db := a.dir.Depth, b.dir.Depth
 	for ; da > db; da-- {
 		a = a.parent
 	}
 	for ; db > da; db-- {
 		b = b.parent
-	}
-	if a == b { // one is below the other, and comes after it
-		return !deeper
 	}
 	for a.parent != b.parent {
 		a, b = a.parent, b.parent
