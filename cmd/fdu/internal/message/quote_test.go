@@ -21,7 +21,9 @@ var utf8Test = Charset{UTF8: true, Print: func(r rune) bool {
 
 // quoteCases are what du 9.1 prints for each name or argument: quoteaf's
 // (cannot access), quotef's (-X's file) and quote()'s (--time's
-// argument), in C and in C.UTF-8.
+// argument), in C and in C.UTF-8:
+//
+//	$ LC_ALL=C du -- NAME; LC_ALL=C du -X NAME .; LC_ALL=C du --time=NAME .
 var quoteCases = []struct {
 	in                           string
 	cAF, cF, cArg, uAF, uF, uArg string
@@ -56,6 +58,11 @@ var quoteCases = []struct {
 	{"\x7f", `''$'\177'`, `''$'\177'`, `'\177'`, `''$'\177'`, `''$'\177'`, `‘\177’`},
 	{"'", `"'"`, `"'"`, `'\''`, `"'"`, `"'"`, `‘'’`},
 	{"", `''`, `''`, `''`, `''`, `''`, `‘’`},
+	// quotef quotes a name with any C escape, not only \n, \r and \t; 0x1f
+	// is the last control below space; % @ _ are stored as they are.
+	{"bell\a", `'bell'$'\a'`, `'bell'$'\a'`, `'bell\a'`, `'bell'$'\a'`, `'bell'$'\a'`, `‘bell\a’`},
+	{"x\x1fy", `'x'$'\037''y'`, `'x'$'\037''y'`, `'x\037y'`, `'x'$'\037''y'`, `'x'$'\037''y'`, `‘x\037y’`},
+	{"%@_", `'%@_'`, `%@_`, `'%@_'`, `'%@_'`, `%@_`, `‘%@_’`},
 }
 
 func TestQuoteAsDu(t *testing.T) {

@@ -112,7 +112,8 @@ func (q *quoter) pass(s string) bool {
 }
 
 // cEscapes are the control characters C writes as a letter after a
-// backslash; the shell's quotef must quote a name with \n, \r or \t.
+// backslash. quotef quotes a name with any of them: the escape refuses
+// (gnulib's early refusal of \n, \r and \t ends the same way).
 var cEscapes = map[byte]byte{'\a': 'a', '\b': 'b', '\f': 'f', '\v': 'v', '\n': 'n', '\r': 'r', '\t': 't'}
 
 // byteAt quotes s[i], and the rest of a character of several bytes that
@@ -123,9 +124,6 @@ func (q *quoter) byteAt(s string, i int) (int, bool) {
 	compat := false
 	switch {
 	case cEscapes[c] != 0:
-		if q.elide && (c == '\n' || c == '\r' || c == '\t') {
-			return 0, false
-		}
 		return 0, q.escaped(cEscapes[c], false)
 	case c == '\\':
 		if q.shell() {
@@ -152,9 +150,9 @@ func (q *quoter) byteAt(s string, i int) (int, bool) {
 			q.b.WriteString(`'\'`)
 			q.pendingShellEnd = false
 		}
-	case isSafe(c):
-		compat = true
 	default:
+		// Controls, bytes past ASCII, and the rest of printable ASCII: the
+		// letters, digits and %+,-./:]_@ gnulib keeps as is, as char does.
 		return q.char(s, i)
 	}
 	if q.isRightQt || q.colon && c == ':' {
@@ -163,19 +161,13 @@ func (q *quoter) byteAt(s string, i int) (int, bool) {
 	return 0, q.store(c, compat)
 }
 
-// isSafe reports whether c needs no quoting in any style: letters,
-// digits and %+,-./:]_.
-func isSafe(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("%+,-./:]_", c) >= 0
-}
-
 // char quotes the character s[i] begins: a printable one as it is, and
 // each byte of an unprintable or invalid one as \ooo (the C's default
-// case). ASCII is printable from space to '~' in every locale; only the
-// bytes past it need the charset, and so the locale.
+// case). ASCII is printable as in C in every locale; only the bytes past
+// it need the charset, and so the locale.
 func (q *quoter) char(s string, i int) (int, bool) {
 	c := s[i]
-	m, printable := 1, 0x20 <= c && c < 0x7f
+	m, printable := 1, cLocale.PrintByte(c)
 	if c >= 0x80 {
 		m, printable = q.cs().char(s[i:])
 	}
