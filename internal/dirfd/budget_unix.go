@@ -54,11 +54,10 @@ func Plan(workers, kept, perWorker, fixed int) (w, k int, release func()) {
 	kept = max(kept, 0)
 	workers = max(workers, 1)
 	lim := int(min(limit(), 1<<30))
-	need := workers*perWorker + kept + fixed
 	planMu.Lock()
 	defer planMu.Unlock()
 	others := int(reserved.Load())
-	if open, ok := countOpenFast(lim); ok || 2*(need+reserve+others) > lim {
+	if open, ok := countOpenFast(lim); ok || mustCount(workers, perWorker, kept, fixed, others, lim) {
 		if !ok {
 			open = countOpen(min(lim, 1<<12))
 		}
@@ -70,6 +69,14 @@ func Plan(workers, kept, perWorker, fixed int) (w, k int, release func()) {
 	n := int64(workers*perWorker + kept + fixed)
 	reserved.Add(n)
 	return workers, kept, func() { reserved.Add(-n) }
+}
+
+// mustCount reports whether a plan for workers of perWorker descriptors,
+// kept and fixed ones, with others planned by other walks, must count what
+// is open (asking each descriptor): when twice what it needs, with the
+// reserve, is more than the limit.
+func mustCount(workers, perWorker, kept, fixed, others, lim int) bool {
+	return 2*(workers*perWorker+kept+fixed+reserve+others) > lim
 }
 
 // countOpen counts the descriptors open below lim, by asking each: every

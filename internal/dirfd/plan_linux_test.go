@@ -271,3 +271,16 @@ func TestFstatAllocated(t *testing.T) {
 		t.Errorf("Allocated %d (%v), want %d blocks of 512", e.Allocated, err, st.Blocks)
 	}
 }
+
+// TestOpenWithNoKeptAncestor: a node with no kept descriptor above it, a
+// root itself or one under a root not kept, fails with EBADF and gives no
+// descriptor.
+func TestOpenWithNoKeptAncestor(t *testing.T) {
+	root := &Node{}
+	for _, n := range []*Node{root, {Parent: root, Name: "d"}} {
+		if fd, err := n.Open("d"); fd != -1 || !errors.Is(err, unix.EBADF) {
+			Close(fd)
+			t.Errorf("%q with no kept ancestor: %d, %v, want EBADF", n.Name, fd, err)
+		}
+	}
+}
