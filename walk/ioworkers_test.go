@@ -2,6 +2,7 @@ package walk
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 )
@@ -100,5 +101,25 @@ func TestNoIOHookWithoutExtraWorkers(t *testing.T) {
 	defer w.stopIOHook()
 	if w.hookDone != nil {
 		t.Error("a goroutine for OnIOWorkers with IOWorkers 0")
+	}
+}
+
+// TestExtraWorkerEndsWhenVisitsAreFast: an extra worker times each of its
+// visits and ends after eight fast ones in a row, leaving the rest of the
+// waiting directories to the base workers. Each of the 100 here fails to
+// open at once.
+func TestExtraWorkerEndsWhenVisitsAreFast(t *testing.T) {
+	w := &walker{ctx: context.Background(), ioMax: 1, fn: func(*Dir) error { return nil }}
+	w.cond.L = &w.mu
+	w.rootOpen = func() (handle, error) { return noHandle, errors.New("not opened") }
+	for range 100 {
+		n := &node{}
+		n.dir.fd = noHandle
+		n.remaining.Store(1)
+		w.stack = append(w.stack, n)
+	}
+	w.newWorker(true).loop()
+	if left := len(w.stack); left == 0 || left > 100-ioFastToEnd {
+		t.Errorf("the extra worker left %d of 100 directories; want it gone after %d or more of them, before the last", left, ioFastToEnd)
 	}
 }
