@@ -122,3 +122,26 @@ func TestInOrderWalksEverything(t *testing.T) {
 		t.Errorf("visited %d directories, want %d", len(visited), len(want))
 	}
 }
+
+// TestBeforeAncestor: a directory comes before every directory below it,
+// as a walk with one worker lists a directory before its subdirectories,
+// and before those below a later sibling.
+func TestBeforeAncestor(t *testing.T) {
+	root := &node{}
+	a := &node{parent: root, rank: 0}
+	a.dir.Depth = 1
+	b := &node{parent: root, rank: 1}
+	b.dir.Depth = 1
+	c := &node{parent: a}
+	c.dir.Depth = 2
+	bc := &node{parent: b}
+	bc.dir.Depth = 2
+	for _, p := range []struct {
+		x, y *node
+		name string
+	}{{root, c, "the root, a/c"}, {a, c, "a, a/c"}, {c, b, "a/c, b"}, {a, bc, "a, b/c"}} {
+		if !before(p.x, p.y) || before(p.y, p.x) {
+			t.Errorf("%s: before %v, after %v; want true, false", p.name, before(p.x, p.y), before(p.y, p.x))
+		}
+	}
+}

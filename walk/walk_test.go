@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/frd"
 	"github.com/pbednarcik/flexreaddir/internal/treegen"
@@ -430,6 +431,30 @@ func TestHardLinksOnceTwoLinks(t *testing.T) {
 	}
 }
 
+// TestHardLinksOnceOneLinkMetTwice: a file of one link is no hard link,
+// and HardLinksOnce leaves it in each listing that holds it, here a
+// directory's and that of a link followed to it.
+func TestHardLinksOnceOneLinkMetTwice(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.Mkdir(filepath.Join(root, "a"), 0o755))
+	must(t, os.WriteFile(filepath.Join(root, "a", "one"), []byte("x"), 0o644))
+	if err := os.Symlink("a", filepath.Join(root, "l")); err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	var n atomic.Int32
+	must(t, Dirs(context.Background(), root, &Options{HardLinksOnce: true, FollowSymlinks: true}, func(d *Dir) error {
+		for _, e := range d.Entries {
+			if e.Name == "one" {
+				n.Add(1)
+			}
+		}
+		return nil
+	}))
+	if n.Load() != 2 {
+		t.Errorf("a/one listed %d times, through a and l; want 2", n.Load())
+	}
+}
+
 // TestSymlinkChainLimit: under FollowSymlinks a path from the root may
 // lead through as many links as the kernel resolves in one path, and the
 // link one past that is reported, not followed, with StatAll or without;
@@ -683,3 +708,77 @@ func TestFewEntries(t *testing.T) {
 
 // listing keeps the frd import honest in tests that only count entries.
 var _ = frd.Entry{}
+
+// TestErrorMessage: an Error names its path once, whether or not the
+// error it wraps names it too.
+func TestErrorMessage(t *testing.T) {
+	dir := filepath.Join("root", "dir")
+	inner := &os.PathError{Op: "open", Path: dir, Err: fs.ErrPermission}
+	for _, c := range []struct {
+		e    *Error
+		want string
+	}{
+		{&Error{Path: dir, Err: inner}, inner.Error()},
+		{&Error{Path: filepath.Join(dir, "sub"), Err: inner}, filepath.Join(dir, "sub") + ": " + inner.Error()},
+		{&Error{Path: dir, Err: ErrLoop}, dir + ": " + ErrLoop.Error()},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%q; want %q", got, c.want)
+		}
+	}
+}
+
+// TestKeptDirsHoldNoPath: a caller that keeps every Dir (an Error's Dir
+// keeps its Parents too) holds no path but the root's, its own string,
+// once each directory is done: a deep tree's paths would cost the square
+// of its depth.
+func TestKeptDirsHoldNoPath(t *testing.T) {
+	root := t.TempDir()
+	must(t, os.MkdirAll(filepath.Join(root, "a", "b", "c"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(root, "a", "d"), 0o755))
+	for _, opts := range []*Options{{Workers: 1}, {Workers: 2, Post: func(*Dir) error { return nil }}} {
+		var mu sync.Mutex
+		var kept []*Dir
+		must(t, Dirs(context.Background(), root, opts, func(d *Dir) error {
+			mu.Lock()
+			kept = append(kept, d)
+			mu.Unlock()
+			return nil
+		}))
+		if len(kept) != 5 {
+			t.Fatalf("%d directories; want 5", len(kept))
+		}
+		for _, d := range kept {
+			if want := map[bool]string{true: root}[d.Depth == 0]; d.Path != want {
+				t.Errorf("Post %v: a directory at depth %d holds %q after the walk; want %q", opts.Post != nil, d.Depth, d.Path, want)
+			}
+		}
+	}
+}
+
+// TestZeroWorkersMeansGOMAXPROCS: with Workers 0, GOMAXPROCS DirFuncs run
+// at once, each of three siblings' waiting for the other two.
+func TestZeroWorkersMeansGOMAXPROCS(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	root := t.TempDir()
+	for _, d := range []string{"x", "y", "z"} {
+		must(t, os.Mkdir(filepath.Join(root, d), 0o755))
+	}
+	var arrived atomic.Int32
+	all := make(chan struct{})
+	err := Dirs(context.Background(), root, &Options{}, func(d *Dir) error {
+		if d.Depth == 0 {
+			return nil
+		}
+		if arrived.Add(1) == 3 {
+			close(all)
+		}
+		select {
+		case <-all:
+			return nil
+		case <-time.After(5 * time.Second):
+			return fmt.Errorf("%s: the other siblings not visited at once with it within 5 s", d.Info.Name)
+		}
+	})
+	must(t, err)
+}

@@ -58,9 +58,8 @@ func (k *worker) loop() {
 	normal := false
 	defer func() {
 		if !normal {
-			w.mu.Lock()
-			w.busy-- // the visit it was in
-			w.mu.Unlock()
+			// The visit it was in stays counted busy: the walk halts,
+			// and no worker of a halted walk waits on the count.
 			w.recovered(recover())
 		}
 	}()
