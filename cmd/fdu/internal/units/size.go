@@ -150,33 +150,33 @@ func SizeMessage(err error, opt, arg string) string {
 var powerLetter = "KMGTPEZYRQ"
 
 // exponentMax is the largest power of the base human_readable scales to.
+// Autoscaling never nears it: 2^64 bytes are less than 1000^7.
 const exponentMax = 10
 
 // Format prints n bytes (or inodes, with a unit of 1) in the unit b, as
 // gnulib's human_readable does with du's options: rounding up, and under
-// autoscale one decimal below 10.
+// autoscale one decimal below 10. Rounding up (human_ceiling), it needs
+// of what a division leaves only the tenths and whether anything is left
+// past them (more): gnulib's half-unit states serve its other roundings.
 func (b BlockSize) Format(n uint64) string {
-	amt, tenths, rounding := n, uint64(0), uint64(0)
+	amt, tenths, more := n, uint64(0), false
 	if b.Size > 1 {
 		d := b.Size
 		r10 := (n % d) * 10
 		r2 := (r10 % d) * 2
 		amt = n / d
 		tenths = r10 / d
-		switch {
-		case r2 < d:
-			rounding = b2u(r2 > 0)
-		default:
-			rounding = 2 + b2u(d < r2)
-		}
+		// r10 and r2 wrap for a unit above 2^64/10 as du's do, so that
+		// a 4 EiB file is 0 in units of 9 EiB: r2 is kept for that.
+		more = r2 != 0
 	}
-	exponent, frac := -1, ""
+	exponent, frac := 0, ""
 	if b.opts&humanAutoscale != 0 {
-		amt, tenths, rounding, exponent, frac = b.autoscaled(amt, tenths, rounding)
+		amt, tenths, more, exponent, frac = b.autoscaled(amt, tenths, more)
 	}
-	if tenths+rounding > 0 {
+	if tenths > 0 || more {
 		amt++
-		if b.opts&humanAutoscale != 0 && amt == b.base() && exponent < exponentMax {
+		if b.opts&humanAutoscale != 0 && amt == b.base() {
 			exponent++
 			frac = ".0"
 			amt = 1
@@ -195,33 +195,28 @@ func (b BlockSize) base() uint64 {
 	return 1000
 }
 
-// autoscaled is amt, with its tenths and rounding (0: none; 1: below
-// half; 2: half; 3: above half), divided by the base until it is below
-// it, with one decimal (frac) below 10, and the power it was divided by.
-func (b BlockSize) autoscaled(amt, tenths, rounding uint64) (_, _, _ uint64, exponent int, frac string) {
+// autoscaled is amt, with its tenths and whether more is left, divided by
+// the base until it is below it, with one decimal (frac) below 10, and
+// the power it was divided by.
+func (b BlockSize) autoscaled(amt, tenths uint64, more bool) (_, _ uint64, _ bool, exponent int, frac string) {
 	base := b.base()
 	if amt < base {
-		return amt, tenths, rounding, 0, ""
+		return amt, tenths, more, 0, ""
 	}
 	for {
 		r10 := (amt%base)*10 + tenths
-		r2 := (r10%base)*2 + (rounding >> 1)
+		more = more || r10%base != 0
 		amt /= base
 		tenths = r10 / base
-		if r2 < base {
-			rounding = b2u(r2+rounding != 0)
-		} else {
-			rounding = 2 + b2u(base < r2+rounding)
-		}
 		exponent++
-		if !(base <= amt && exponent < exponentMax) {
+		if amt < base {
 			break
 		}
 	}
 	if amt < 10 {
-		if rounding > 0 {
+		if more {
 			tenths++
-			rounding = 0
+			more = false
 			if tenths == 10 {
 				amt++
 				tenths = 0
@@ -229,16 +224,16 @@ func (b BlockSize) autoscaled(amt, tenths, rounding uint64) (_, _, _ uint64, exp
 		}
 		if amt < 10 {
 			frac = "." + strconv.FormatUint(tenths, 10)
-			tenths, rounding = 0, 0
+			tenths, more = 0, false
 		}
 	}
-	return amt, tenths, rounding, exponent, frac
+	return amt, tenths, more, exponent, frac
 }
 
-// suffix is the unit a size scaled by the power exponent of the base
-// (-1: not scaled, b's own) is printed with.
+// suffix is the unit a size is printed with: under autoscale the power
+// of the base it was scaled by (exponent), else b's own.
 func (b BlockSize) suffix(exponent int) string {
-	if exponent < 0 {
+	if b.opts&humanAutoscale == 0 {
 		exponent = 0
 		for power := uint64(1); power < b.Size; power *= b.base() {
 			if exponent++; exponent == exponentMax {
@@ -255,17 +250,12 @@ func (b BlockSize) suffix(exponent int) string {
 		}
 	}
 	if b.opts&humanB != 0 {
-		if b.opts&humanBase1024 != 0 && exponent > 0 {
+		// Only a unit alone (-BKiB) has a B, and it is 1000 or more:
+		// the exponent is at least 1.
+		if b.opts&humanBase1024 != 0 {
 			out += "i"
 		}
 		out += "B"
 	}
 	return out
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }

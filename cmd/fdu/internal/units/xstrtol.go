@@ -104,7 +104,7 @@ func digits(s string, i int, limit uint64) (v uint64, end int, over bool) {
 // bytes of rest the unit took and whether the product overflowed limit.
 func scale(v uint64, rest, valid string, limit uint64) (_ uint64, used int, over bool) {
 	base, used := uint64(1024), 1
-	if strings.IndexByte("EGgkKMmPQRTtYZ", rest[0]) >= 0 && strings.IndexByte(valid, '0') >= 0 && len(rest) > 1 {
+	if strings.IndexByte("EGgkKMmPQRTtYZ", rest[0]) >= 0 && strings.Contains(valid, "0") && len(rest) > 1 {
 		switch {
 		case rest[1] == 'i' && len(rest) > 2 && rest[2] == 'B':
 			used += 2
