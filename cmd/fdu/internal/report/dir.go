@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/du"
@@ -65,10 +66,8 @@ func (r *reporter) dirAt(n, parent *du.Dir, end, level int) (own, below du.Usage
 func (r *reporter) entries(n, parent *du.Dir, errs *placedErrors, end, level int) (ent, sub du.Usage, ok bool) {
 	ent.Add(n.FilesSum())
 	r.grand.Add(n.FilesSum())
-	prefix := end // the path without one trailing slash, for its entries'
-	if end > 0 && r.path[end-1] == '/' {
-		prefix--
-	}
+	// prefix is the path without one trailing slash, for its entries'.
+	prefix := len(bytes.TrimSuffix(r.path[:end], []byte("/")))
 	path := "" // made only for a directory du may sort: most need none
 	if n.ListedMany() {
 		path = r.pathTo(end)

@@ -108,10 +108,14 @@ func (r *reporter) printBytes(u du.Usage, path []byte) {
 	}
 }
 
-// above reports whether u passes --threshold.
+// above reports whether u passes --threshold: at least t, or for a
+// negative t at most -t.
 func (r *reporter) above(u du.Usage) bool {
 	v, t := r.value(u), r.cfg.Threshold
-	return !(t < 0 && v > uint64(-t) || t >= 0 && v < uint64(t))
+	if t < 0 {
+		return v <= uint64(-t)
+	}
+	return v >= uint64(t)
 }
 
 // value is what a line shows of u: bytes, or inodes under --inodes.
