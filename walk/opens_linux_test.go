@@ -3,7 +3,6 @@ package walk
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -41,30 +40,11 @@ var traceCall = regexp.MustCompile(`^(?:\[pid\s+)?(?:\d+\]?\s+)?(\w+)\((.*)`)
 // between the child's marks.
 func traceSyscalls(t *testing.T, root, opts string) walkCalls {
 	t.Helper()
-	if os.Getenv("FRD_EMULATED") != "" {
-		t.Skip("skipping: runs the test binary again, which an emulated run (FRD_EMULATED) cannot")
-	}
 	var lim unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < 256 {
 		t.Skipf("skipping: RLIMIT_NOFILE %d may keep fewer descriptors than the counts assume", lim.Cur)
 	}
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("skipping: no strace (apt-get install strace; .ci/run installs it)")
-	}
-	out := filepath.Join(t.TempDir(), "trace")
-	cmd := exec.Command(strace, "-f", "-o", out, "-e", "trace=openat,fstat,newfstatat,statx,access,faccessat,faccessat2",
-		os.Args[0], "-test.run", "^$")
-	cmd.Env = append(os.Environ(), syscallChildEnv+"="+root, syscallOptsEnv+"="+opts)
-	b, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
-	if !strings.Contains(string(b), "walked: <nil> []") {
-		t.Fatalf("the walk under strace did not end well: %s", b)
-	}
-	trace, err := os.ReadFile(out)
-	must(t, err)
+	trace := strace(t, root, opts, "-e", "trace=openat,fstat,newfstatat,statx,access,faccessat,faccessat2")
 	var c walkCalls
 	in, ended := false, false
 lines:

@@ -3,7 +3,6 @@ package walk
 import (
 	"context"
 	"fmt"
-	"golang.org/x/sys/unix"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // A walk down a chain of directories must cost a bounded number of system
@@ -68,26 +69,7 @@ func walkSyscallsChild() {
 // strace -c and returns the calls it made of each kind.
 func countSyscalls(t *testing.T, root, opts string) map[string]int {
 	t.Helper()
-	if os.Getenv("FRD_EMULATED") != "" {
-		t.Skip("skipping: runs the test binary again, which an emulated run (FRD_EMULATED) cannot")
-	}
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("skipping: no strace (apt-get install strace)")
-	}
-	out := filepath.Join(t.TempDir(), "counts")
-	cmd := exec.Command(strace, "-f", "-c", "-o", out, "-e", "trace=openat,fstat,newfstatat,statx,close",
-		os.Args[0], "-test.run", "^$")
-	cmd.Env = append(os.Environ(), syscallChildEnv+"="+root, syscallOptsEnv+"="+opts)
-	b, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
-	if !strings.Contains(string(b), "walked: <nil> []") {
-		t.Fatalf("the walk under strace did not end well: %s", b)
-	}
-	table, err := os.ReadFile(out)
-	must(t, err)
+	table := strace(t, root, opts, "-c", "-e", "trace=openat,fstat,newfstatat,statx,close")
 	counts := map[string]int{}
 	for _, line := range strings.Split(string(table), "\n") {
 		f := strings.Fields(line)
@@ -100,6 +82,34 @@ func countSyscalls(t *testing.T, root, opts string) map[string]int {
 		}
 	}
 	return counts
+}
+
+// strace runs the walk of root with the options syscallOpts names in the
+// test binary run again under strace with the flags given, and returns
+// what strace wrote; it skips where that cannot run.
+func strace(t *testing.T, root, opts string, flags ...string) []byte {
+	t.Helper()
+	if os.Getenv("FRD_EMULATED") != "" {
+		t.Skip("skipping: runs the test binary again, which an emulated run (FRD_EMULATED) cannot")
+	}
+	path, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("skipping: no strace (apt-get install strace; .ci/run installs it)")
+	}
+	out := filepath.Join(t.TempDir(), "trace")
+	args := append(append([]string{"-f", "-o", out}, flags...), os.Args[0], "-test.run", "^$")
+	cmd := exec.Command(path, args...)
+	cmd.Env = append(os.Environ(), syscallChildEnv+"="+root, syscallOptsEnv+"="+opts)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	if !strings.Contains(string(b), "walked: <nil> []") {
+		t.Fatalf("the walk under strace did not end well: %s", b)
+	}
+	trace, err := os.ReadFile(out)
+	must(t, err)
+	return trace
 }
 
 // TestDeepChainSyscalls walks a chain 600 levels deep (with a sibling at
