@@ -3,13 +3,12 @@ package tree
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -61,34 +60,11 @@ func deepChain(t *testing.T, root string, levels int) {
 // its calls of each kind.
 func straceCounts(t *testing.T, env string) map[string]int {
 	t.Helper()
-	if os.Getenv("FRD_EMULATED") != "" {
-		t.Skip("skipping: runs the test binary again, which an emulated run (FRD_EMULATED) cannot")
+	table, out := testfs.Strace(t, []string{env}, "-c", "-e", "trace=openat,fstat,newfstatat,statx")
+	if !strings.Contains(string(out), "done: <nil>") {
+		t.Fatalf("the run under strace did not end well: %s", out)
 	}
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("skipping: no strace (apt-get install strace)")
-	}
-	out := filepath.Join(t.TempDir(), "counts")
-	cmd := exec.Command(strace, "-f", "-c", "-o", out, "-e", "trace=openat,fstat,newfstatat,statx",
-		os.Args[0], "-test.run", "^$")
-	cmd.Env = append(os.Environ(), env)
-	b, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(b), "done: <nil>") {
-		t.Fatalf("%v: %s", err, b)
-	}
-	table, err := os.ReadFile(out)
-	must(t, err)
-	counts := map[string]int{}
-	for _, line := range strings.Split(string(table), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 5 || f[0] == "%" || strings.HasPrefix(f[0], "-") || f[len(f)-1] == "total" {
-			continue
-		}
-		if n, err := strconv.Atoi(f[3]); err == nil {
-			counts[f[len(f)-1]] = n
-		}
-	}
-	return counts
+	return testfs.CountCalls(table)
 }
 
 // TestDeepChainSyscalls clones and seals a chain 600 levels deep (a leaf

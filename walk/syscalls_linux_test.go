@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -69,46 +67,18 @@ func walkSyscallsChild() {
 // strace -c and returns the calls it made of each kind.
 func countSyscalls(t *testing.T, root, opts string) map[string]int {
 	t.Helper()
-	table := strace(t, root, opts, "-c", "-e", "trace=openat,fstat,newfstatat,statx,close")
-	counts := map[string]int{}
-	for _, line := range strings.Split(string(table), "\n") {
-		f := strings.Fields(line)
-		// % time, seconds, usecs/call, calls, [errors,] syscall
-		if len(f) < 5 || f[0] == "%" || strings.HasPrefix(f[0], "-") || f[len(f)-1] == "total" {
-			continue
-		}
-		if n, err := strconv.Atoi(f[3]); err == nil {
-			counts[f[len(f)-1]] = n
-		}
-	}
-	return counts
+	return testfs.CountCalls(strace(t, root, opts, "-c", "-e", "trace=openat,fstat,newfstatat,statx,close"))
 }
 
 // strace runs the walk of root with the options syscallOpts names in the
 // test binary run again under strace with the flags given, and returns
-// what strace wrote; it skips where that cannot run.
+// what strace wrote.
 func strace(t *testing.T, root, opts string, flags ...string) []byte {
 	t.Helper()
-	if os.Getenv("FRD_EMULATED") != "" {
-		t.Skip("skipping: runs the test binary again, which an emulated run (FRD_EMULATED) cannot")
+	trace, out := testfs.Strace(t, []string{syscallChildEnv + "=" + root, syscallOptsEnv + "=" + opts}, flags...)
+	if !strings.Contains(string(out), "walked: <nil> []") {
+		t.Fatalf("the walk under strace did not end well: %s", out)
 	}
-	path, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("skipping: no strace (apt-get install strace; .ci/run installs it)")
-	}
-	out := filepath.Join(t.TempDir(), "trace")
-	args := append(append([]string{"-f", "-o", out}, flags...), os.Args[0], "-test.run", "^$")
-	cmd := exec.Command(path, args...)
-	cmd.Env = append(os.Environ(), syscallChildEnv+"="+root, syscallOptsEnv+"="+opts)
-	b, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
-	if !strings.Contains(string(b), "walked: <nil> []") {
-		t.Fatalf("the walk under strace did not end well: %s", b)
-	}
-	trace, err := os.ReadFile(out)
-	must(t, err)
 	return trace
 }
 
