@@ -40,20 +40,7 @@ func deepChild(args string) {
 // file and a leaf directory, and returns its bottom.
 func deepChain(t *testing.T, root string, levels int) {
 	t.Helper()
-	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	must(t, err)
-	for range levels {
-		must(t, unix.Mkdirat(fd, "a", 0o755))
-		must(t, unix.Mkdirat(fd, "leaf", 0o755))
-		f, err := unix.Openat(fd, "f", unix.O_CREAT|unix.O_WRONLY, 0o644)
-		must(t, err)
-		unix.Close(f)
-		next, err := unix.Openat(fd, "a", unix.O_RDONLY|unix.O_DIRECTORY, 0)
-		must(t, err)
-		unix.Close(fd)
-		fd = next
-	}
-	unix.Close(fd)
+	unix.Close(testfs.Chain(t, root, "a", levels, []string{"leaf"}, []string{"f"}))
 }
 
 // straceCounts runs the test binary with env under strace -c and returns

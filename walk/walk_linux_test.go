@@ -22,24 +22,17 @@ import (
 // level on its way down.
 func mkChain(t *testing.T, root, name string, levels int, leaves bool) {
 	t.Helper()
-	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	must(t, err)
-	for range levels {
-		must(t, unix.Mkdirat(fd, name, 0o755))
-		if leaves {
-			must(t, unix.Mkdirat(fd, "leaf", 0o755))
-		}
-		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-		must(t, err)
-		unix.Close(fd)
-		fd = next
+	var dirs []string
+	if leaves {
+		dirs = []string{"leaf"}
 	}
+	fd := testfs.Chain(t, root, name, levels, dirs, nil)
+	defer unix.Close(fd)
 	f, err := unix.Openat(fd, "bottom.txt", unix.O_CREAT|unix.O_WRONLY, 0o644)
 	must(t, err)
 	_, err = unix.Write(f, []byte("the end"))
 	must(t, err)
 	unix.Close(f)
-	unix.Close(fd)
 }
 
 // walkAll walks root and returns the deepest depth, the number of

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -23,25 +24,8 @@ func TestDeepChainMemory(t *testing.T) {
 	skipEmulated(t)
 	const limit = 64 << 20
 	root := t.TempDir()
-	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	name := strings.Repeat("n", 200)
-	for range 1000 {
-		for _, n := range []string{name, "side"} {
-			if err := unix.Mkdirat(fd, n, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		unix.Close(fd)
-		fd = next
-	}
-	unix.Close(fd)
+	unix.Close(testfs.Chain(t, root, name, 1000, []string{"side"}, nil))
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

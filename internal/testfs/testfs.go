@@ -297,3 +297,38 @@ func SwapAsNobody(t testing.TB, dir, a, b string) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// Chain makes levels nested directories named name under root, each made
+// from the one above it so that the chain may go deeper than PATH_MAX, and
+// at each level beside the next one the directories dirs and the empty
+// files files. It returns the deepest directory open; the caller closes it.
+func Chain(t testing.TB, root, name string, levels int, dirs, files []string) int {
+	t.Helper()
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range levels {
+		for _, d := range append([]string{name}, dirs...) {
+			if err := unix.Mkdirat(fd, d, 0o755); err != nil {
+				unix.Close(fd)
+				t.Fatal(err)
+			}
+		}
+		for _, f := range files {
+			ffd, err := unix.Openat(fd, f, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+			if err != nil {
+				unix.Close(fd)
+				t.Fatal(err)
+			}
+			unix.Close(ffd)
+		}
+		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd = next
+	}
+	return fd
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -53,26 +54,8 @@ func TestScanDerefListsEachDirOnce(t *testing.T) {
 func TestScanDerefDeepChainKeepsNoPaths(t *testing.T) {
 	dir := t.TempDir()
 	name := strings.Repeat("n", 255)
-	tenth := dir
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 600 {
-		if err := unix.Mkdirat(fd, name, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		unix.Close(fd)
-		fd = next
-		if i < 10 {
-			tenth += "/" + name
-		}
-	}
-	unix.Close(fd)
+	unix.Close(testfs.Chain(t, dir, name, 600, nil, nil))
+	tenth := dir + strings.Repeat("/"+name, 10)
 	link := filepath.Join(dir, "z")
 	if err := os.Symlink(tenth, link); err != nil {
 		t.Fatal(err)

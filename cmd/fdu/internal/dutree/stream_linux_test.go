@@ -153,27 +153,7 @@ func TestStoppedStreamIsWholeAndSaysSo(t *testing.T) {
 // holding a file f.
 func deepChain(t *testing.T, root, name string, levels int) {
 	t.Helper()
-	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range levels {
-		if err := unix.Mkdirat(fd, name, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		f, err := unix.Openat(fd, "f", unix.O_CREAT|unix.O_WRONLY, 0o644)
-		if err != nil {
-			t.Fatal(err)
-		}
-		unix.Close(f)
-		next, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		unix.Close(fd)
-		fd = next
-	}
-	unix.Close(fd)
+	unix.Close(testfs.Chain(t, root, name, levels, nil, []string{"f"}))
 }
 
 // TestStreamDeepChain: another user can make a chain of directories as
