@@ -120,6 +120,15 @@ func (l *Live) walked(d *Dir, leaf bool) {
 	l.blocked--
 }
 
+// skipped marks d, a directory the walk will not visit (not opened), as
+// listed and walked, once its errors are in place.
+func (l *Live) skipped(d *Dir) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d.listedAll, d.done = true, true
+	l.wake()
+}
+
 // wake tells the report what the walk did; once what it waits for is
 // there, the workers held get no more steps.
 func (l *Live) wake() {
