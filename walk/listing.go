@@ -131,12 +131,20 @@ func (w *walker) enter(n *node, fd handle) bool {
 	case n.parent == nil:
 		w.rootDev = dev
 	case w.opts.OneFileSystem && dev != w.rootDev:
+		w.skipped(d)
 		return false
 	case n.isLoop():
 		w.report(d, d.Path, d.Depth, ErrLoop)
 		return false
 	}
 	return true
+}
+
+// skipped tells Options.Skipped of d, a subdirectory not visited.
+func (w *walker) skipped(d *Dir) {
+	if w.opts.Skipped != nil {
+		w.opts.Skipped(d)
+	}
 }
 
 // finishListing stats what StatAll asks of a listing, drops the hard links

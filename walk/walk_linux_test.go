@@ -125,8 +125,13 @@ func TestOneFileSystem(t *testing.T) {
 		slices.Sort(got)
 		return got
 	}
-	if got, want := list(&Options{OneFileSystem: true}), []string{"", "/a", "/a/b"}; !slices.Equal(got, want) {
+	var skipped []string // Skipped's calls: the mount point, which no DirFunc call shows
+	o := &Options{OneFileSystem: true, Skipped: func(d *Dir) { skipped = append(skipped, strings.TrimPrefix(d.Path, root)) }}
+	if got, want := list(o), []string{"", "/a", "/a/b"}; !slices.Equal(got, want) {
 		t.Errorf("OneFileSystem: %q, want %q", got, want)
+	}
+	if want := []string{"/mnt"}; !slices.Equal(skipped, want) {
+		t.Errorf("Skipped called for %q, want %q", skipped, want)
 	}
 	if got, want := list(nil), []string{"", "/a", "/a/b", "/mnt", "/mnt/inside", "/mnt/inside/deeper"}; !slices.Equal(got, want) {
 		t.Errorf("crossing: %q, want %q", got, want)

@@ -100,7 +100,9 @@ func (k *worker) visit(n *node) {
 	if err != nil {
 		if n.parent == nil || !errors.Is(err, fs.ErrNotExist) {
 			w.report(d, d.Path, d.Depth, err)
-		} // else removed since its parent was listed: left out
+		} else { // removed since its parent was listed: left out
+			w.skipped(d)
+		}
 		w.finish(n, noHandle)
 		return
 	}
