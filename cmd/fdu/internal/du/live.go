@@ -75,6 +75,9 @@ func (s *Scanner) ScanLive(ctx context.Context, root string) (*Dir, *Live) {
 	// subtree while the report waits for another's, and the report would
 	// come to hold that subtree.
 	o.InOrder = true
+	// A subdirectory left out without a word (removed, another file
+	// system under -x) is over: the report waits for no more of it.
+	o.Skipped = t.skipped
 	go func() {
 		err := walk.Dirs(ctx, root, o, t.dir)
 		l.mu.Lock()
@@ -120,8 +123,8 @@ func (l *Live) walked(d *Dir, leaf bool) {
 	l.blocked--
 }
 
-// skipped marks d, a directory the walk will not visit (not opened), as
-// listed and walked, once its errors are in place.
+// skipped marks d, a directory the walk will not visit (not opened, or
+// left out), as listed and walked, once its errors are in place.
 func (l *Live) skipped(d *Dir) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

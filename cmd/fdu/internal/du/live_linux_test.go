@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ const liveNobodyEnv = "FDU_DU_LIVE_NOBODY"
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(liveNobodyEnv); dir != "" {
-		fmt.Print(readUnreadable(dir))
+		fmt.Print(readRationed(dir, nil))
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -61,26 +62,80 @@ func TestLiveUnreadableDirHoldsNoWait(t *testing.T) {
 		}
 		got = res.Stdout
 	} else {
-		got = readUnreadable(dir)
+		got = readRationed(dir, nil)
 	}
-	if want := "read 120 files, 5 directories unreadable"; strings.TrimSpace(got) != want {
+	if want := "read 120 files; 5 directories unreadable, 0 not reached"; strings.TrimSpace(got) != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
-// readUnreadable reads dir's live scan as a report would, with a limit of
+// TestLiveVanishedDirHoldsNoWait: a directory removed between its
+// parent's listing and its visit is left out without an error, so
+// nothing but the walk's Skipped tells the report it is over; if that
+// did not, the report would wait for its parent's whole subtree, each of
+// its directories a step of the rationed ones (here forever).
+func TestLiveVanishedDirHoldsNoWait(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "p")
+	mkFiles(t, dir, 40, 3)
+	var gone []string
+	for i := range 5 { // several, as in TestLiveUnreadableDirHoldsNoWait
+		gone = append(gone, filepath.Join(dir, fmt.Sprint("gone", i)))
+		if err := os.Mkdir(gone[i], 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The second listing is p's (top holds p alone): they go once it is
+	// read, before the walk opens them.
+	p := &removing{at: 2, paths: gone}
+	got := readRationed(top, p)
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	if want := "read 120 files; 0 directories unreadable, 5 not reached"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// removing is a Progress that removes paths at its at-th call.
+type removing struct {
+	mu    sync.Mutex
+	calls int
+	at    int
+	paths []string
+	err   error
+}
+
+func (r *removing) Listed(int, uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.calls++; r.calls == r.at {
+		for _, p := range r.paths {
+			if err := os.Remove(p); err != nil && r.err == nil {
+				r.err = err
+			}
+		}
+	}
+}
+
+// readRationed reads dir's live scan as a report would, with a limit of
 // 10 items held and no pause ending the rationing of steps, and says
 // what it read, or that it still waits after a generous while.
-func readUnreadable(dir string) string {
+func readRationed(dir string, progress Progress) string {
+	defer func(n int, d time.Duration) { liveHeld, liveStale = n, d }(liveHeld, liveStale)
 	liveHeld, liveStale = 10, time.Hour
-	s := NewScanner(&Config{All: true, Jobs: 2}, nil)
+	s := NewScanner(&Config{All: true, Jobs: 2}, progress)
 	top, l := s.ScanLive(context.Background(), dir)
-	files, unreadable := 0, 0
+	defer l.Stop()
+	files, unreadable, unreached := 0, 0, 0
 	var read func(n, parent *Dir)
 	read = func(n, parent *Dir) {
 		l.WaitListed(n, parent)
-		if n.State() == Unreadable {
+		switch n.State() {
+		case Unreadable:
 			unreadable++
+		case Unreached:
+			unreached++
 		}
 		items := n.InDuOrder(dir)
 		for it := range items.All() {
@@ -106,5 +161,5 @@ func readUnreadable(dir string) string {
 	if err := l.Wait(); err != nil {
 		return err.Error()
 	}
-	return fmt.Sprintf("read %d files, %d directories unreadable", files, unreadable)
+	return fmt.Sprintf("read %d files; %d directories unreadable, %d not reached", files, unreadable, unreached)
 }

@@ -116,6 +116,10 @@ func (t *treeScan) post(d *walk.Dir) error {
 	return nil
 }
 
+// skipped marks d, a subdirectory the walk does not visit, as read for a
+// live report; its node stays Unreached, as du does not count it.
+func (t *treeScan) skipped(d *walk.Dir) { t.live.skipped(t.nodeOf(d)) }
+
 // walkHere records the directory d, reached, in its node n, and reports
 // whether it is walked here: not when it was walked before by another
 // path.
