@@ -131,7 +131,6 @@ func (w *walker) enter(n *node, fd handle) bool {
 	case n.parent == nil:
 		w.rootDev = dev
 	case w.opts.OneFileSystem && dev != w.rootDev:
-		w.skipped(d)
 		return false
 	case n.isLoop():
 		w.report(d, d.Path, d.Depth, ErrLoop)
@@ -140,10 +139,10 @@ func (w *walker) enter(n *node, fd handle) bool {
 	return true
 }
 
-// skipped tells Options.Skipped of d, a subdirectory not visited.
-func (w *walker) skipped(d *Dir) {
-	if w.opts.Skipped != nil {
-		w.opts.Skipped(d)
+// skipped tells Options.Skipped of n, a subdirectory not visited.
+func (w *walker) skipped(n *node) {
+	if w.opts.Skipped != nil && n.parent != nil {
+		w.opts.Skipped(&n.dir)
 	}
 }
 

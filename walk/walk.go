@@ -170,11 +170,13 @@ type Options struct {
 	OnError func(err *Error) error
 
 	// Skipped, when set, is called for each subdirectory kept in its
-	// parent's listing that the walk does not visit without a word: one
-	// removed before it was opened, or on another file system under
-	// OneFileSystem. A caller that waits for each directory listed (a
-	// report printed as it goes) learns there that none will come. Its
-	// Dir is valid during the call only; a panic in it ends the walk.
+	// parent's listing that the walk does not visit: one that cannot be
+	// opened (after OnError, if it is reported), a loop (likewise), one
+	// removed before it was opened or on another file system under
+	// OneFileSystem (both without a word). A caller that waits for each
+	// directory listed (a report printed as it goes) learns there that
+	// none will come. Its Dir is valid during the call only; a panic in
+	// it ends the walk.
 	Skipped func(d *Dir)
 
 	// Planned says the caller has already fitted this walk into

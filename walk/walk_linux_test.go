@@ -142,10 +142,11 @@ func TestOneFileSystem(t *testing.T) {
 const helperEnv = "WALK_TEST_HELPER_ROOT"
 
 type helperResult struct {
-	Dirs   []string
-	Errors []string
-	Depths []int
-	Err    string
+	Dirs    []string
+	Skipped []string // after their errors, if reported
+	Errors  []string
+	Depths  []int
+	Err     string
 }
 
 func TestMain(m *testing.M) {
@@ -164,6 +165,14 @@ func TestMain(m *testing.M) {
 				r.Depths = append(r.Depths, e.Depth)
 				mu.Unlock()
 				return nil
+			},
+			Skipped: func(d *Dir) {
+				mu.Lock()
+				if !slices.Contains(r.Errors, d.Path+": permission denied") {
+					r.Skipped = append(r.Skipped, "before its error: ")
+				}
+				r.Skipped = append(r.Skipped, strings.TrimPrefix(d.Path, root))
+				mu.Unlock()
 			},
 		}, func(d *Dir) error {
 			mu.Lock()
@@ -208,6 +217,10 @@ func TestUnreadableGoesOn(t *testing.T) {
 	wantDirs := []string{"", "/listonly", "/ok", "/ok/sub", "/z"}
 	if !slices.Equal(r.Dirs, wantDirs) {
 		t.Errorf("walked %q, want %q", r.Dirs, wantDirs)
+	}
+	slices.Sort(r.Skipped)
+	if want := []string{"/closed", "/listonly/sub"}; !slices.Equal(r.Skipped, want) {
+		t.Errorf("Skipped called for %q, want %q", r.Skipped, want)
 	}
 	joined := strings.Join(r.Errors, "\n")
 	for _, want := range []string{

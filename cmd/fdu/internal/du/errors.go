@@ -13,17 +13,12 @@ import (
 // words.
 func (t *treeScan) onError(e *walk.Error) error {
 	d := e.Dir
-	// A subdirectory the walk will not visit: no Post marks it walked,
-	// and the report would wait for its parent's subtree instead.
-	unvisited := d != nil && d.Data == nil && d.Parent != nil && e.Path == d.Path
 	switch {
 	case d == nil: // nowhere to place it (the walk names a directory for every error)
 	case t.s.excludedError(e):
-		unvisited = false
 	case errors.Is(e.Err, walk.ErrMoved):
 		t.nodeOf(d).moved = true // the report stops there, as du does
 	case errors.Is(e.Err, walk.ErrLoop) && t.s.cfg.Deref == DerefAll && t.s.cfg.DirsOnce():
-		unvisited = false // not read live
 		// Under -L a link back to an ancestor is, to du, a directory seen
 		// before, or the first way its order meets it when the walk went
 		// down another way first: the report decides, as for any
@@ -45,9 +40,6 @@ func (t *treeScan) onError(e *walk.Error) error {
 		t.nodeOf(d).addError(e.Path, message.CannotReadDir(e.Path, e.Err))
 	default:
 		t.nodeOf(d).addError(e.Path, t.s.accessError(e))
-	}
-	if unvisited && t.live != nil {
-		t.live.skipped(t.nodeOf(d))
 	}
 	return nil
 }
