@@ -139,6 +139,13 @@ func (w *walker) enter(n *node, fd handle) bool {
 	return true
 }
 
+// skipped tells Options.Skipped of n, a subdirectory not visited.
+func (w *walker) skipped(n *node) {
+	if w.opts.Skipped != nil && n.parent != nil {
+		w.opts.Skipped(&n.dir)
+	}
+}
+
 // finishListing stats what StatAll asks of a listing, drops the hard links
 // seen before under HardLinksOnce, and sorts under Sorted. It returns false
 // when OnError ended the walk.

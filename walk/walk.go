@@ -169,6 +169,16 @@ type Options struct {
 	// error it met.
 	OnError func(err *Error) error
 
+	// Skipped, when set, is called for each subdirectory kept in its
+	// parent's listing that the walk does not visit: one that cannot be
+	// opened (after OnError, if it is reported), a loop (likewise), one
+	// removed before it was opened or on another file system under
+	// OneFileSystem (both without a word). A caller that waits for each
+	// directory listed (a report printed as it goes) learns there that
+	// none will come. Its Dir is valid during the call only; a panic in
+	// it ends the walk.
+	Skipped func(d *Dir)
+
 	// Planned says the caller has already fitted this walk into
 	// RLIMIT_NOFILE, with room for Workers workers and MaxOpenDirs kept
 	// directories (tree's clone plans both of its trees at once): the walk

@@ -118,8 +118,13 @@ func TestOneFileSystem(t *testing.T) {
 		slices.Sort(got)
 		return got
 	}
-	if got, want := list(&Options{OneFileSystem: true}), []string{"", "/a", "/a/b"}; !slices.Equal(got, want) {
+	var skipped []string // Skipped's calls: the mount point, which no DirFunc call shows
+	o := &Options{OneFileSystem: true, Skipped: func(d *Dir) { skipped = append(skipped, strings.TrimPrefix(d.Path, root)) }}
+	if got, want := list(o), []string{"", "/a", "/a/b"}; !slices.Equal(got, want) {
 		t.Errorf("OneFileSystem: %q, want %q", got, want)
+	}
+	if want := []string{"/mnt"}; !slices.Equal(skipped, want) {
+		t.Errorf("Skipped called for %q, want %q", skipped, want)
 	}
 	if got, want := list(nil), []string{"", "/a", "/a/b", "/mnt", "/mnt/inside", "/mnt/inside/deeper"}; !slices.Equal(got, want) {
 		t.Errorf("crossing: %q, want %q", got, want)
@@ -130,10 +135,11 @@ func TestOneFileSystem(t *testing.T) {
 const helperEnv = "WALK_TEST_HELPER_ROOT"
 
 type helperResult struct {
-	Dirs   []string
-	Errors []string
-	Depths []int
-	Err    string
+	Dirs    []string
+	Skipped []string // after their errors, if reported
+	Errors  []string
+	Depths  []int
+	Err     string
 }
 
 func TestMain(m *testing.M) {
@@ -152,6 +158,14 @@ func TestMain(m *testing.M) {
 				r.Depths = append(r.Depths, e.Depth)
 				mu.Unlock()
 				return nil
+			},
+			Skipped: func(d *Dir) {
+				mu.Lock()
+				if !slices.Contains(r.Errors, d.Path+": permission denied") {
+					r.Skipped = append(r.Skipped, "before its error: ")
+				}
+				r.Skipped = append(r.Skipped, strings.TrimPrefix(d.Path, root))
+				mu.Unlock()
 			},
 		}, func(d *Dir) error {
 			mu.Lock()
@@ -196,6 +210,10 @@ func TestUnreadableGoesOn(t *testing.T) {
 	wantDirs := []string{"", "/listonly", "/ok", "/ok/sub", "/z"}
 	if !slices.Equal(r.Dirs, wantDirs) {
 		t.Errorf("walked %q, want %q", r.Dirs, wantDirs)
+	}
+	slices.Sort(r.Skipped)
+	if want := []string{"/closed", "/listonly/sub"}; !slices.Equal(r.Skipped, want) {
+		t.Errorf("Skipped called for %q, want %q", r.Skipped, want)
 	}
 	joined := strings.Join(r.Errors, "\n")
 	for _, want := range []string{

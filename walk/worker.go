@@ -100,6 +100,7 @@ func (k *worker) visit(n *node) {
 		if n.parent == nil || !errors.Is(err, fs.ErrNotExist) {
 			w.report(d, d.Path, d.Depth, err)
 		} // else removed since its parent was listed: left out
+		w.skipped(n)
 		w.finish(n, noHandle)
 		return
 	}
@@ -111,6 +112,7 @@ func (k *worker) visit(n *node) {
 		}
 	}()
 	if !w.enter(n, fd) {
+		w.skipped(n)
 		handed = true
 		w.finish(n, fd)
 		return

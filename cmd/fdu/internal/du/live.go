@@ -28,6 +28,7 @@ type Live struct {
 	used    int // steps taken during this wait of the report's
 	steps   int // how many a wait gives before it waits a while (the workers)
 	stale   bool
+	whole   bool // the report waits for subtrees walked: no worker is held
 	stopped bool
 }
 
@@ -49,7 +50,7 @@ var liveHeld = 1 << 14
 
 // liveStale is how long a wait that has given its steps waits before
 // giving more: long enough for a listing, short beside a report.
-const liveStale = 2 * time.Millisecond
+var liveStale = 2 * time.Millisecond
 
 // Streams reports whether a run's report may read its scan live: not when
 // a directory may be met twice (several arguments, -L), as then the
@@ -74,6 +75,9 @@ func (s *Scanner) ScanLive(ctx context.Context, root string) (*Dir, *Live) {
 	// subtree while the report waits for another's, and the report would
 	// come to hold that subtree.
 	o.InOrder = true
+	// A subdirectory left out without a word (removed, another file
+	// system under -x) is over: the report waits for no more of it.
+	o.Skipped = t.skipped
 	go func() {
 		err := walk.Dirs(ctx, root, o, t.dir)
 		l.mu.Lock()
@@ -108,7 +112,7 @@ func (l *Live) walked(d *Dir, leaf bool) {
 		return
 	}
 	l.blocked++
-	for l.held > liveHeld && !l.stopped {
+	for l.held > liveHeld && !l.stopped && !(l.waiting && l.whole) {
 		if l.passes > 0 {
 			l.passes--
 			l.used++
@@ -117,6 +121,15 @@ func (l *Live) walked(d *Dir, leaf bool) {
 		l.cond.Wait()
 	}
 	l.blocked--
+}
+
+// skipped marks d, a directory the walk will not visit (not opened, or
+// left out), as listed and walked, once its errors are in place.
+func (l *Live) skipped(d *Dir) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d.listedAll, d.done = true, true
+	l.wake()
 }
 
 // wake tells the report what the walk did; once what it waits for is
@@ -131,12 +144,33 @@ func (l *Live) wake() {
 
 // WaitListed waits until d's listing is whole, or nothing more can come
 // of it: its parent's subtree is walked (nil: the root's, the walk's end).
-func (l *Live) WaitListed(d, parent *Dir) { l.wait(func() bool { return d.listedAll }, parent) }
+func (l *Live) WaitListed(d, parent *Dir) {
+	l.wait(func() bool { return d.listedAll }, parent, nil)
+}
 
-// WaitDone waits until d's subtree is walked, or its parent's.
-func (l *Live) WaitDone(d, parent *Dir) { l.wait(func() bool { return d.done }, parent) }
+// WaitDone waits until d's subtree is walked, or its parent's. While a
+// subdirectory of d is still walked (du sorts d by inode: the report
+// reads d's subtree only once it is all walked), no worker is held: the
+// report prints nothing until then, and holds the subtree anyway.
+func (l *Live) WaitDone(d, parent *Dir) {
+	l.wait(func() bool { return d.done }, parent, d.subsWalked)
+}
 
-func (l *Live) wait(ready func() bool, parent *Dir) {
+// subsWalked reports whether each of d's subdirectories is walked; d is
+// listed, and l.mu held.
+func (d *Dir) subsWalked() bool {
+	for it := range d.items.All() {
+		if c := it.Sub(); c != nil && !c.done {
+			return false
+		}
+	}
+	return true
+}
+
+// wait waits until ready, or the walk's end, or parent's subtree walked.
+// If subsWalked (when not nil) says otherwise at first, no worker is held
+// meanwhile.
+func (l *Live) wait(ready func() bool, parent *Dir, subsWalked func() bool) {
 	if l == nil {
 		return
 	}
@@ -144,8 +178,15 @@ func (l *Live) wait(ready func() bool, parent *Dir) {
 	defer l.mu.Unlock()
 	l.ready = func() bool { return ready() || l.over || parent != nil && parent.done }
 	l.used = 0
+	l.whole = !l.ready() && subsWalked != nil && !subsWalked()
 	var timer *time.Timer
 	for !l.ready() {
+		if l.whole {
+			l.waiting = true
+			l.cond.Broadcast()
+			l.cond.Wait()
+			continue
+		}
 		if l.stale { // nothing from the walk for liveStale: steps again
 			l.used = 0
 		}
@@ -165,7 +206,7 @@ func (l *Live) wait(ready func() bool, parent *Dir) {
 	if timer != nil {
 		timer.Stop()
 	}
-	l.waiting, l.ready, l.passes, l.stale = false, nil, 0, false
+	l.waiting, l.ready, l.passes, l.stale, l.whole = false, nil, 0, false, false
 }
 
 // staleWake wakes a wait after liveStale.

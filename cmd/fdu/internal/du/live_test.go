@@ -96,3 +96,32 @@ func readLive(t *testing.T, dir string, pause time.Duration) (int, *Live) {
 	}
 	return files, l
 }
+
+// TestLiveWaitDoneHoldsNoWorker: waiting for a subtree walked, as the
+// report does for a directory du sorts by inode before it prints any of
+// it, the report holds the subtree anyway, so no worker is held: with
+// the steps a wait gives rationed, one directory a step, it would take a
+// pause per worker's step (here forever, the pause made endless).
+func TestLiveWaitDoneHoldsNoWorker(t *testing.T) {
+	dir := t.TempDir()
+	mkFiles(t, dir, 40, 5)
+	defer func(n int, d time.Duration) { liveHeld, liveStale = n, d }(liveHeld, liveStale)
+	liveHeld, liveStale = 10, time.Hour
+	s := NewScanner(&Config{All: true, Jobs: 2}, nil)
+	top, l := s.ScanLive(t.Context(), dir)
+	defer l.Stop()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		l.WaitListed(top, nil)
+		l.WaitDone(top, nil)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second): // a hang: nothing wakes the wait
+		t.Fatal("the report still waits for the walk")
+	}
+	if err := l.Wait(); err != nil {
+		t.Fatal(err)
+	}
+}
