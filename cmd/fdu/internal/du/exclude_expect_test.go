@@ -81,9 +81,11 @@ func listed(x *Excluder, root, path string) bool {
 }
 
 // TestExcludeParts: the parts of a path a pattern is tried against, at
-// their edges, as gnulib's exclude_fnmatch cuts them: after each slash
-// not followed by another, the whole path first; zero, one and two
-// patterns.
+// their edges, as gnulib's exclude module cuts them (GNU du 9.1 with the
+// path as its operand): a pattern with a wildcard against the whole path
+// and what follows each slash not followed by another; one without, read
+// as the name it spells, against the whole path and what follows each
+// slash, even an empty rest; zero, one and two patterns.
 func TestExcludeParts(t *testing.T) {
 	for _, c := range []struct {
 		patterns []string
@@ -94,14 +96,23 @@ func TestExcludeParts(t *testing.T) {
 		{[]string{"a"}, "a", true},
 		{[]string{"a"}, "t/a", true},
 		{[]string{"a"}, "t/a/", false},
-		{[]string{"/a"}, "t//a", false},
+		{[]string{"a/"}, "t/a/", true},
+		{[]string{"/a"}, "t//a", true},
 		{[]string{"a"}, "t//a", true},
+		{[]string{"?"}, "t//a", true},
+		{[]string{"/?"}, "t//a", false},
+		{[]string{"?"}, "t/a/", false},
+		{[]string{""}, "t/a/", true},
+		{[]string{""}, "t/a", false},
+		{[]string{`\a`}, "t/a", true},
 		{[]string{"t/a"}, "x/t/a", true},
 		{[]string{"a"}, "/", false},
 		{[]string{"/"}, "/", true},
 		{[]string{"x", "a"}, "t/a", true},
 		{[]string{"a", "x"}, "t/a", true},
 		{[]string{"x", "y"}, "t/a", false},
+		{[]string{"x", "?"}, "t/a", true},
+		{[]string{"?", "x"}, "t/a", true},
 	} {
 		var x Excluder
 		for _, p := range c.patterns {
@@ -109,6 +120,36 @@ func TestExcludeParts(t *testing.T) {
 		}
 		if got := x.Excluded(c.path); got != c.want {
 			t.Errorf("%q against %q: %v, want %v", c.patterns, c.path, got, c.want)
+		}
+		if got := x.HasPatterns(); got != (len(c.patterns) > 0) {
+			t.Errorf("%q: HasPatterns %v", c.patterns, got)
+		}
+	}
+}
+
+// TestExcludeFromFile: du -X reads a pattern a line, without the line's
+// trailing white space, blank lines skipped, each ending at a NUL as C's
+// strings do: with the first file below GNU du 9.1 excluded a, c, d and \
+// (the unescaped \\), not b, nor the operand m/; with the second, whose
+// NUL leaves an empty pattern, it excluded m/, whose empty part after
+// the slash that name matches.
+func TestExcludeFromFile(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want map[string]bool
+	}{
+		{"a  \n b\n\t\n\\\\\nc\t\r\nd\x00e\n",
+			map[string]bool{"a": true, "b": false, "c": true, `\`: true, "d": true, "": false}},
+		{"\x00b\n", map[string]bool{"": true}},
+	} {
+		var x Excluder
+		if err := x.AddFile("-", strings.NewReader(c.file)); err != nil {
+			t.Fatal(err)
+		}
+		for name, want := range c.want {
+			if got := x.Excluded("m/" + name); got != want {
+				t.Errorf("-X with %q: m/%s excluded %v, want %v", c.file, name, got, want)
+			}
 		}
 	}
 }

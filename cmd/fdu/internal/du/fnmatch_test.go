@@ -58,3 +58,13 @@ func FuzzFnmatch(f *testing.F) {
 		}
 	})
 }
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,8 +1,6 @@
 package du
 
 import (
-	"bufio"
-	"bytes"
 	"io"
 	"os"
 	"strings"
@@ -10,22 +8,64 @@ import (
 )
 
 // Excluder holds --exclude and --exclude-from patterns, matched as GNU du
-// matches them: fnmatch without FNM_PATHNAME (so * also matches /), against
-// the whole path and against each part of it that follows a /.
+// matches them (gnulib's exclude module): a pattern with a ?, * or [ not
+// quoted by fnmatch without FNM_PATHNAME (so * also matches /), against
+// the whole path and each part of it that follows a / not followed by
+// another; any other as the name it spells, backslashes taken away,
+// against the whole path and the part after each /.
 type Excluder struct {
 	patterns []string
+	names    []string
 	// UTF8 reports whether du's locale is UTF-8, where glibc's fnmatch
 	// matches characters, not only bytes; nil for bytes only.
 	UTF8 func() bool
 }
 
-// Add adds the pattern p.
-func (x *Excluder) Add(p string) { x.patterns = append(x.patterns, p) }
+// Add adds the pattern p, which ends at a NUL as C's strings do.
+func (x *Excluder) Add(p string) {
+	if i := strings.IndexByte(p, 0); i >= 0 {
+		p = p[:i]
+	}
+	if wildcards(p) {
+		x.patterns = append(x.patterns, p)
+	} else {
+		x.names = append(x.names, unescape(p))
+	}
+}
+
+// wildcards reports whether gnulib takes p for a pattern
+// (fnmatch_pattern_has_wildcards): a ?, * or [ not after a backslash.
+func wildcards(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '?', '*', '[':
+			return true
+		}
+	}
+	return false
+}
+
+// unescape is p without the backslash before each character; a trailing
+// one stays.
+func unescape(p string) string {
+	b := make([]byte, 0, len(p))
+	for i := 0; i < len(p); i++ {
+		if p[i] == '\\' && i+1 < len(p) {
+			i++
+		}
+		b = append(b, p[i])
+	}
+	return string(b)
+}
 
 // HasPatterns reports whether any pattern was added.
-func (x *Excluder) HasPatterns() bool { return len(x.patterns) > 0 }
+func (x *Excluder) HasPatterns() bool { return len(x.patterns)+len(x.names) != 0 }
 
-// AddFile reads one pattern per line from name ("-" for standard input).
+// AddFile reads one pattern per line from name ("-" for standard input),
+// as du reads them: without the line's trailing white space (C's
+// isspace), blank lines skipped.
 func (x *Excluder) AddFile(name string, stdin io.Reader) error {
 	var data []byte
 	var err error
@@ -37,18 +77,28 @@ func (x *Excluder) AddFile(name string, stdin io.Reader) error {
 	if err != nil {
 		return err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if line := sc.Text(); line != "" {
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimRight(line, " \t\v\f\r"); line != "" {
 			x.Add(line)
 		}
 	}
-	return sc.Err()
+	return nil
 }
 
 // Excluded reports whether a pattern matches path.
 func (x *Excluder) Excluded(path string) bool {
+	for _, n := range x.names {
+		for s := path; ; {
+			if s == n {
+				return true
+			}
+			i := strings.IndexByte(s, '/')
+			if i < 0 {
+				break
+			}
+			s = s[i+1:]
+		}
+	}
 	for _, p := range x.patterns {
 		if x.match(p, path) {
 			return true
@@ -71,16 +121,6 @@ func (x *Excluder) match(p, name string) bool {
 	if fnmatch(p, name) {
 		return true
 	}
-	return x.UTF8 != nil && strings.ContainsAny(p, "?[") && !ascii(name) &&
-		utf8.ValidString(p) && utf8.ValidString(name) && x.UTF8() && fnmatchChars(p, name)
-}
-
-// ascii reports whether s is all ASCII.
-func ascii(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
+	return x.UTF8 != nil && strings.ContainsAny(p, "?[") && utf8.ValidString(name) &&
+		utf8.RuneCountInString(name) != len(name) && utf8.ValidString(p) && x.UTF8() && fnmatchChars(p, name)
 }
