@@ -23,11 +23,11 @@ type Live struct {
 	peak    int  // the most held at once, for the tests
 	waiting bool // the report waits for the walk, until ready
 	ready   func() bool
-	blocked int // workers held
-	passes  int // how many of them may go one step further
-	used    int // steps taken during this wait of the report's
-	steps   int // how many a wait gives before it waits a while (the workers)
-	stale   bool
+	blocked int  // workers held
+	passes  int  // how many of them may go one step further
+	used    int  // steps taken during this wait of the report's
+	steps   int  // how many a wait gives before it waits a while (the workers)
+	stale   bool // no news from the walk since the wait gave its last steps
 	whole   bool // the report waits for subtrees walked: no worker is held
 	stopped bool
 }
@@ -121,15 +121,6 @@ func (l *Live) walked(d *Dir, leaf bool) {
 		l.cond.Wait()
 	}
 	l.blocked--
-}
-
-// skipped marks d, a directory the walk will not visit (not opened, or
-// left out), as listed and walked, once its errors are in place.
-func (l *Live) skipped(d *Dir) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	d.listedAll, d.done = true, true
-	l.wake()
 }
 
 // wake tells the report what the walk did; once what it waits for is

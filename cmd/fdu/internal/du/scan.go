@@ -119,7 +119,7 @@ func (t *treeScan) post(d *walk.Dir) error {
 // skipped marks d, a subdirectory the walk does not visit, as read for a
 // live report; its node stays as onError left it: Unreadable, or else
 // Unreached, which du does not count.
-func (t *treeScan) skipped(d *walk.Dir) { t.live.skipped(t.nodeOf(d)) }
+func (t *treeScan) skipped(d *walk.Dir) { t.live.walked(t.nodeOf(d), false) }
 
 // walkHere records the directory d, reached, in its node n, and reports
 // whether it is walked here: not when it was walked before by another
