@@ -128,30 +128,18 @@ func readRationed(dir string, progress Progress) string {
 	top, l := s.ScanLive(context.Background(), dir)
 	defer l.Stop()
 	files, unreadable, unreached := 0, 0, 0
-	var read func(n, parent *Dir)
-	read = func(n, parent *Dir) {
-		l.WaitListed(n, parent)
+	count := func(n *Dir) {
 		switch n.State() {
 		case Unreadable:
 			unreadable++
 		case Unreached:
 			unreached++
 		}
-		items := n.InDuOrder(dir)
-		for it := range items.All() {
-			if c := it.Sub(); c != nil {
-				read(c, n)
-				l.Release(c)
-			} else {
-				files++
-			}
-		}
-		l.WaitDone(n, parent)
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		read(top, nil)
+		files = readAsReport(l, dir, top, count)
 	}()
 	select {
 	case <-done:

@@ -73,23 +73,7 @@ func readLive(t *testing.T, dir string, pause time.Duration) (int, *Live) {
 	liveHeld = 100
 	s := NewScanner(&Config{All: true, Jobs: 2}, nil)
 	top, l := s.ScanLive(t.Context(), dir)
-	files := 0
-	var read func(n, parent *Dir)
-	read = func(n, parent *Dir) {
-		l.WaitListed(n, parent)
-		time.Sleep(pause)
-		items := n.InDuOrder(dir)
-		for it := range items.All() {
-			if c := it.Sub(); c != nil {
-				read(c, n)
-				l.Release(c)
-			} else {
-				files++
-			}
-		}
-		l.WaitDone(n, parent)
-	}
-	read(top, nil)
+	files := readAsReport(l, dir, top, func(*Dir) { time.Sleep(pause) })
 	defer l.Stop()
 	if err := l.Wait(); err != nil {
 		t.Fatal(err)
@@ -124,4 +108,28 @@ func TestLiveWaitDoneHoldsNoWorker(t *testing.T) {
 	if err := l.Wait(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// readAsReport reads the live scan l of dir from top as the report does:
+// each directory once listed (visit is called then), its items in du's
+// order, each subdirectory let go once read. It returns the files read.
+func readAsReport(l *Live, dir string, top *Dir, visit func(n *Dir)) int {
+	files := 0
+	var read func(n, parent *Dir)
+	read = func(n, parent *Dir) {
+		l.WaitListed(n, parent)
+		visit(n)
+		items := n.InDuOrder(dir)
+		for it := range items.All() {
+			if c := it.Sub(); c != nil {
+				read(c, n)
+				l.Release(c)
+			} else {
+				files++
+			}
+		}
+		l.WaitDone(n, parent)
+	}
+	read(top, nil)
+	return files
 }
