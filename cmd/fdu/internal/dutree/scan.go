@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -366,35 +367,39 @@ func (s *scanner) find(names []string) *Node {
 
 // unlist clears the listed marks below d. A directory never listed and
 // not failed is, under -x (otherFS), marked OtherFS and made an entry
-// with nothing below; in a stopped scan, marked Unfinished.
+// with nothing below (in a stopped scan, only one whose device is not
+// d's); in a stopped scan, marked Unfinished. It reads only the
+// directories (subs, whose own flags are their entries'): decoding every
+// file was a serial pass as long as the tree.
 func unlist(d *Dir, otherFS, stopped bool) {
 	d.own.flags &^= listed
-	c := d.cursor()
-	var k Node
-	repack := false
-	for c.next(&k) {
-		switch {
-		case k.Dir == nil:
-		case k.Flags&listed != 0:
-			unlist(k.Dir, otherFS, stopped)
-		case k.Flags&ReadError != 0:
-		case otherFS:
-			repack = true
-		case stopped:
-			k.SetFlags(k.Flags | Unfinished)
-		}
+	if otherFS && slices.ContainsFunc(d.subs, func(sub *Dir) bool { return onOtherFS(d, sub, stopped) }) {
+		otherFSEntries(d, stopped) // while the listed marks below are there to tell
 	}
-	if repack {
-		otherFSEntries(d)
+	for _, sub := range d.subs {
+		switch f := sub.own.flags; {
+		case f&listed != 0:
+			unlist(sub, otherFS, stopped)
+		case f&ReadError != 0:
+		case stopped:
+			sub.own.flags = f | Unfinished
+		}
 	}
 }
 
-// otherFSEntries makes each directory of d that was never listed nor
-// failed an entry marked OtherFS, with nothing below.
-func otherFSEntries(d *Dir) {
+// onOtherFS reports whether sub, a directory of d in a scan under -x, was
+// left out as on another file system: never listed nor failed, and, in a
+// scan that was stopped, on another device.
+func onOtherFS(d, sub *Dir, stopped bool) bool {
+	return sub.own.flags&(listed|ReadError) == 0 && (!stopped || sub.Dev != d.Dev)
+}
+
+// otherFSEntries makes each directory of d on another file system
+// (onOtherFS) an entry marked OtherFS, with nothing below.
+func otherFSEntries(d *Dir, stopped bool) {
 	kids := d.Entries()
 	for i := range kids {
-		if k := &kids[i]; k.Dir != nil && k.Flags&(listed|ReadError) == 0 {
+		if k := &kids[i]; k.Dir != nil && onOtherFS(d, k.Dir, stopped) {
 			k.Flags |= OtherFS
 			k.Dir = nil
 		}

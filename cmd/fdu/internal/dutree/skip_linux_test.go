@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
+	"github.com/pbednarcik/flexreaddir/walk"
 )
 
 // kids maps each entry of the tree's root to its flags, and whether it
@@ -115,5 +116,107 @@ func TestExcludeKernFS(t *testing.T) {
 		if got[name] != want {
 			t.Errorf("%s: flags %#x, want %#x", name, got[name], want)
 		}
+	}
+}
+
+// TestOneFileSystem mounts a tmpfs at the top of the tree and one three
+// levels down: under -x each is an entry marked OtherFS with nothing
+// below, its files not counted, and no directory keeps the scan's own
+// listed mark.
+func TestOneFileSystem(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: mounting a tmpfs needs root")
+	}
+	root := t.TempDir()
+	for _, d := range []string{"top", "deep/a/mnt", "plain/sub"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{"top", "deep/a/mnt"} {
+		mnt := filepath.Join(root, d)
+		testfs.MountTmpfs(t, mnt)
+		if err := os.WriteFile(filepath.Join(mnt, "big"), make([]byte, 1<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, one := range []bool{false, true} {
+		walkOpts := func() *walk.Options { return &walk.Options{Workers: 2, StatAll: true, Reuse: true, OneFileSystem: one} }
+		tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: walkOpts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]Flags{"top": entDir, "deep": entDir, "plain": entDir}
+		if one {
+			want["top"] = OtherFS
+		}
+		got := kids(t, tr)
+		for name, f := range want {
+			if got[name] != f {
+				t.Errorf("-x %v: %s: flags %#x, want %#x", one, name, got[name], f)
+			}
+		}
+		mnt := find(tr, "deep", "a", "mnt")
+		if mnt == nil || (mnt.Flags&OtherFS != 0) != one || (mnt.Dir == nil) != one {
+			t.Errorf("-x %v: deep/a/mnt is %+v", one, mnt)
+		}
+		if big := tr.Top.Dsize >= 1<<20; big == one {
+			t.Errorf("-x %v: %d bytes counted", one, tr.Top.Dsize)
+		}
+		forDirs(tr.Top, func(d *Dir) {
+			if d.own.flags&listed != 0 {
+				t.Errorf("-x %v: a directory keeps the scan's listed mark", one)
+			}
+		})
+	}
+}
+
+// find is the node at names below the tree's root, or nil.
+func find(tr *Tree, names ...string) *Node {
+	root := tr.Top.node("")
+	return findIn(&root, names)
+}
+
+// forDirs calls f for d and each directory below it.
+func forDirs(d *Dir, f func(*Dir)) {
+	f(d)
+	for _, sub := range d.subs {
+		forDirs(sub, f)
+	}
+}
+
+// TestOneFileSystemStopped: a scan under -x stopped as its root's listing
+// ends marks the directories it did not reach Unfinished, not OtherFS.
+// The mount is OtherFS only where the listing gave its device (Linux's
+// leaves a directory's to the walk's stat of it, never made here).
+func TestOneFileSystemStopped(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: mounting a tmpfs needs root")
+	}
+	root := t.TempDir()
+	for _, d := range []string{"top", "plain/sub"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testfs.MountTmpfs(t, filepath.Join(root, "top"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	walkOpts := func() *walk.Options {
+		return &walk.Options{Workers: 1, StatAll: true, Reuse: true, OneFileSystem: true}
+	}
+	tr, _, err := Scan(ctx, root, ScanOptions{Walk: walkOpts, Exclude: func(string) bool {
+		cancel() // the walk checks its context before the next directory
+		return false
+	}})
+	if err != nil || tr == nil || !tr.Incomplete {
+		t.Fatalf("a scan stopped after its root's listing: %v, tree %v", err, tr)
+	}
+	got := kids(t, tr)
+	if got["plain"] != entDir|Unfinished {
+		t.Errorf("plain: flags %#x, want %#x", got["plain"], entDir|Unfinished)
+	}
+	if top := got["top"]; top != OtherFS && top != entDir|Unfinished {
+		t.Errorf("top: flags %#x, want OtherFS or Unfinished", top)
 	}
 }
