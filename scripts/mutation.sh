@@ -92,7 +92,7 @@ for pkg in $pkgs; do
 	echo "== $name"
 	t=$SECONDS
 	rm -f "$work/out.json" # an interrupted run writes none: no other package's is read
-	(cd "$dir" && GOWORK=off GOFLAGS="-short -count=1" \
+	(cd "$dir" && GOWORK=off GOFLAGS="-short -count=1 -failfast" \
 		"$gremlins" unleash --workers "${MUTATION_WORKERS:-1}" --timeout-coefficient 3 \
 		-S l ${excl[@]+"${excl[@]}"} -o "$work/out.json" "$dir" >"$work/log" 2>&1) || {
 		cat "$work/log"; echo "gremlins failed on $name"; exit 1
