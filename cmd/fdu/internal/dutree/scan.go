@@ -85,19 +85,39 @@ func Scan(ctx context.Context, root string, o ScanOptions) (*Tree, []Error, erro
 // same device and inode; one Unfinished has none), or the tree is left as
 // it was, as it is when ctx stops the rescan.
 func Rescan(ctx context.Context, path string, n *Node, o ScanOptions) ([]Error, error) {
+	// One never listed was never identified: nothing to compare with but,
+	// under -x, its device, its parent's unless the listing gave its own.
+	// A stopped scan leaves a mount Unfinished: it is another file
+	// system's, not to be scanned into the tree.
+	unlisted := n.Dir.own.flags&Unfinished != 0 && n.Dir.own.ino == 0
+	oneFS := unlisted && o.Walk != nil && o.Walk().OneFileSystem
+	if oneFS {
+		var d Dir
+		if st, err := os.Stat(path); err == nil {
+			fillStat(st, &d) // nothing where there is no device to fill
+		}
+		if d.Dev != 0 && d.Dev != n.Dir.Dev {
+			return nil, errOtherFS(path)
+		}
+	}
 	fresh := &Dir{}
 	var follow bool
 	errs, _, err := scanInto(ctx, path, fresh, o, &follow)
 	if err != nil {
 		return errs, err
 	}
-	// One never listed was never identified: nothing to compare with.
-	unlisted := n.Dir.own.flags&Unfinished != 0 && n.Dir.own.ino == 0
+	if oneFS && fresh.Dev != n.Dir.Dev {
+		return errs, errOtherFS(path)
+	}
 	if !unlisted && (fresh.own.ino != n.Dir.own.ino || fresh.Dev != n.Dir.Dev) {
 		return errs, &fs.PathError{Op: "rescan", Path: path, Err: errors.New("not the directory scanned before (moved or replaced)")}
 	}
 	*n.Dir = *fresh
 	return errs, nil
+}
+
+func errOtherFS(path string) error {
+	return &fs.PathError{Op: "rescan", Path: path, Err: errors.New("on another file system (-x)")}
 }
 
 // scanner is one scan's shared state.

@@ -220,3 +220,44 @@ func TestOneFileSystemStopped(t *testing.T) {
 		t.Errorf("top: flags %#x, want OtherFS or Unfinished", top)
 	}
 }
+
+// TestOneFileSystemRescanUnfinished: a mount left Unfinished by a stopped
+// scan under -x (its device unknown) is not scanned into the tree by a
+// rescan: its files are another file system's.
+func TestOneFileSystemRescanUnfinished(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: mounting a tmpfs needs root")
+	}
+	root := t.TempDir()
+	mnt := filepath.Join(root, "top")
+	if err := os.Mkdir(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testfs.MountTmpfs(t, mnt)
+	if err := os.WriteFile(filepath.Join(mnt, "big"), make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	walkOpts := func() *walk.Options {
+		return &walk.Options{Workers: 1, StatAll: true, Reuse: true, OneFileSystem: true}
+	}
+	tr, _, err := Scan(ctx, root, ScanOptions{Walk: walkOpts, Exclude: func(string) bool {
+		cancel()
+		return false
+	}})
+	if err != nil || tr == nil {
+		t.Fatalf("a scan stopped after its root's listing: %v, tree %v", err, tr)
+	}
+	top := find(tr, "top")
+	if top == nil || top.Dir == nil || top.Flags&Unfinished == 0 {
+		t.Skipf("top is %+v: not left Unfinished", top)
+	}
+	if _, err := Rescan(context.Background(), mnt, top, ScanOptions{Walk: walkOpts}); err == nil {
+		t.Error("a rescan of another file system's directory under -x succeeded")
+	}
+	tr.Recount()
+	if tr.Top.Dsize >= 1<<20 {
+		t.Errorf("%d bytes counted: the other file system's file among them", tr.Top.Dsize)
+	}
+}
