@@ -139,6 +139,17 @@ func (w *walker) enter(n *node, fd handle) bool {
 	return true
 }
 
+// elsewhere reports whether the directory at path, one not opened, is on
+// another file system than the root under OneFileSystem, by a stat of
+// its path.
+func (w *walker) elsewhere(path string) bool {
+	if !w.opts.OneFileSystem {
+		return false
+	}
+	dev, ok := devOf(path)
+	return ok && dev != w.rootDev
+}
+
 // skipped tells Options.Skipped of n, a subdirectory not visited.
 func (w *walker) skipped(n *node) {
 	if w.opts.Skipped != nil && n.parent != nil {

@@ -37,3 +37,13 @@ func statOther(_ handle, dir string, e *frd.Entry, follow bool) error {
 	e.Device, e.FileID = sysIDs(fi)
 	return nil
 }
+
+// devOf is the device of the directory at path, if known.
+func devOf(path string) (uint64, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0, false
+	}
+	dev, _ := sysIDs(fi)
+	return dev, dev != 0
+}

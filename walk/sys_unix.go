@@ -83,3 +83,12 @@ func isDirAt(parent handle, _, name string) bool {
 func closeHandle(fd handle) { dirfd.Close(fd) }
 
 func handleFd(fd handle) uintptr { return uintptr(fd) }
+
+// devOf is the device of the directory at path, if a stat of it works.
+func devOf(path string) (uint64, bool) {
+	var st unix.Stat_t
+	if _, err := dirfd.Retry(func() (int, error) { return 0, unix.Stat(path, &st) }); err != nil {
+		return 0, false
+	}
+	return dirfd.DevNum(st.Dev), true
+}

@@ -97,9 +97,13 @@ func (k *worker) visit(n *node) {
 	d.Path = pathOf(n)
 	fd, err := w.open(n)
 	if err != nil {
-		if n.parent == nil || !errors.Is(err, fs.ErrNotExist) {
+		// Left out without a word: one removed since its parent was
+		// listed, and, under OneFileSystem, another file system's that
+		// could not be opened (a mount whose root is closed to the
+		// user), as it is when it can.
+		if n.parent == nil || !errors.Is(err, fs.ErrNotExist) && !w.elsewhere(d.Path) {
 			w.report(d, d.Path, d.Depth, err)
-		} // else removed since its parent was listed: left out
+		}
 		w.skipped(n)
 		w.finish(n, noHandle)
 		return
