@@ -34,3 +34,29 @@ func TestOneFileSystemClosedMount(t *testing.T) {
 		})
 	}
 }
+
+// TestOneFileSystemClosedMountExport: fdu -x -o marks such a mount
+// otherfs, as ncdu -x does, whether it streams or exports the tree's
+// scan (--exclude-caches), and says nothing of it.
+func TestOneFileSystemClosedMountExport(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to mount a tmpfs and run fdu as nobody")
+	}
+	top := testfs.WorldDir(t)
+	root := filepath.Join(top, "m")
+	if err := os.MkdirAll(filepath.Join(root, "a", "closed"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testfs.MountTmpfs(t, filepath.Join(root, "a", "closed"), "mode=000")
+	for _, args := range [][]string{{"-x", "-o", "-", "m"}, {"-x", "--exclude-caches", "-o", "-", "m"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			got := runHelper(t, top, args)
+			if got.stderr != "" || got.code != 0 {
+				t.Errorf("exit status %d, stderr %q", got.code, got.stderr)
+			}
+			if !strings.Contains(got.stdout, `{"name":"closed","excluded":"otherfs"}`) {
+				t.Errorf("closed is not marked otherfs:\n%s", got.stdout)
+			}
+		})
+	}
+}

@@ -289,10 +289,18 @@ func (s *streamer) subdir(lv *streamDir, e *frd.Entry) {
 		fd, err = openDirAt(lv.fd, e.Name, unix.O_NOFOLLOW)
 	}
 	if err != nil {
+		var st unix.Stat_t
+		statted := !lv.lost && unix.Fstatat(lv.fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil
+		if statted && s.o.OneFileSystem && dirfd.DevNum(st.Dev) != lv.dir.Dev {
+			// A mount closed to the user: another file system's all
+			// the same, as ncdu -x and du -x see it, by its stat.
+			s.e.raw(",\n")
+			s.e.info(&Node{Name: e.Name, Flags: OtherFS, Ino: uint64(st.Ino), Nlink: 1}, lv.dir.Dev)
+			return
+		}
 		s.report(&fs.PathError{Op: "open", Path: s.pathOf(lv, e.Name), Err: err})
 		n := Node{Name: e.Name, Flags: ReadError, Nlink: 1, Dir: &Dir{Dev: lv.dir.Dev}}
-		var st unix.Stat_t
-		if !lv.lost && unix.Fstatat(lv.fd, e.Name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+		if statted {
 			n = statNode(e.Name, &st)
 			n.Flags, n.Dir = ReadError, &Dir{Dev: dirfd.DevNum(st.Dev)}
 		}
