@@ -139,15 +139,19 @@ func (w *walker) enter(n *node, fd handle) bool {
 	return true
 }
 
-// elsewhere reports whether the directory at path, one not opened, is on
-// another file system than the root under OneFileSystem, by a stat of
-// its path.
-func (w *walker) elsewhere(path string) bool {
+// elsewhere reports whether d, a directory not opened, is on another file
+// system than the root under OneFileSystem, by a stat of its path; its
+// Info then holds that device, for Options.Skipped.
+func (w *walker) elsewhere(d *Dir) bool {
 	if !w.opts.OneFileSystem {
 		return false
 	}
-	dev, ok := devOf(path)
-	return ok && dev != w.rootDev
+	dev, ok := devOf(d.Path)
+	if !ok || dev == w.rootDev {
+		return false
+	}
+	d.Info.Device = dev
+	return true
 }
 
 // skipped tells Options.Skipped of n, a subdirectory not visited.

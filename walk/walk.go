@@ -173,7 +173,8 @@ type Options struct {
 	// parent's listing that the walk does not visit: one that cannot be
 	// opened (after OnError, if it is reported), a loop (likewise), one
 	// removed before it was opened or on another file system under
-	// OneFileSystem (both without a word). A caller that waits for each
+	// OneFileSystem (both without a word; the latter's Info holds its
+	// device, the former's none). A caller that waits for each
 	// directory listed (a report printed as it goes) learns there that
 	// none will come. Its Dir is valid during the call only; a panic in
 	// it ends the walk.

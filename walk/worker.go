@@ -101,7 +101,7 @@ func (k *worker) visit(n *node) {
 		// listed, and, under OneFileSystem, another file system's that
 		// could not be opened (a mount whose root is closed to the
 		// user), as it is when it can.
-		if n.parent == nil || !errors.Is(err, fs.ErrNotExist) && !w.elsewhere(d.Path) {
+		if n.parent == nil || !errors.Is(err, fs.ErrNotExist) && !w.elsewhere(d) {
 			w.report(d, d.Path, d.Depth, err)
 		}
 		w.skipped(n)

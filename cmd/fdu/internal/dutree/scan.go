@@ -160,6 +160,14 @@ func scanInto(ctx context.Context, root string, top *Dir, o ScanOptions, follow 
 	if s.follow, *follow = opts.FollowSymlinks, opts.FollowSymlinks; s.follow {
 		s.dirs = map[frd.ID]struct{}{}
 	}
+	if skipped := opts.Skipped; opts.OneFileSystem {
+		opts.Skipped = func(d *walk.Dir) {
+			s.skipped(d)
+			if skipped != nil {
+				skipped(d)
+			}
+		}
+	}
 	err = walk.Dirs(ctx, root, opts, s.dir)
 	if err != nil && !s.listedRoot() {
 		return s.errs, false, err
@@ -170,6 +178,21 @@ func scanInto(ctx context.Context, root string, top *Dir, o ScanOptions, follow 
 }
 
 func (s *scanner) listedRoot() bool { return s.top.own.flags&listed != 0 }
+
+// skipped keeps the device of a subdirectory the walk did not enter when
+// it knows it (one on another file system under -x): unlist tells those
+// from the others never listed, one removed meanwhile or not reached, by
+// their device, their parent's until then.
+func (s *scanner) skipped(d *walk.Dir) {
+	if d.Info.Device == 0 || d.Parent == nil {
+		return
+	}
+	if p, ok := d.Parent.Data.(*scanDir); ok {
+		if n := p.take(filepath.Base(d.Path)); n != nil {
+			n.Dev = d.Info.Device
+		}
+	}
+}
 
 // scanDir is a directory being scanned: its Dir, and the Dirs of its
 // subdirectories until each one's listing takes it (siblings are listed
@@ -387,14 +410,15 @@ func (s *scanner) find(names []string) *Node {
 
 // unlist clears the listed marks below d. A directory never listed and
 // not failed is, under -x (otherFS), marked OtherFS and made an entry
-// with nothing below (in a stopped scan, only one whose device is not
-// d's); in a stopped scan, marked Unfinished. It reads only the
-// directories (subs, whose own flags are their entries'): decoding every
-// file was a serial pass as long as the tree.
+// with nothing below when its device is not d's (known from its listing
+// or from the walk, skipped); in a stopped scan, the others are marked
+// Unfinished. It reads only the directories (subs, whose own flags are
+// their entries'): decoding every file was a serial pass as long as the
+// tree.
 func unlist(d *Dir, otherFS, stopped bool) {
 	d.own.flags &^= listed
-	if otherFS && slices.ContainsFunc(d.subs, func(sub *Dir) bool { return onOtherFS(d, sub, stopped) }) {
-		otherFSEntries(d, stopped) // while the listed marks below are there to tell
+	if otherFS && slices.ContainsFunc(d.subs, func(sub *Dir) bool { return onOtherFS(d, sub) }) {
+		otherFSEntries(d) // while the listed marks below are there to tell
 	}
 	for _, sub := range d.subs {
 		switch f := sub.own.flags; {
@@ -408,18 +432,18 @@ func unlist(d *Dir, otherFS, stopped bool) {
 }
 
 // onOtherFS reports whether sub, a directory of d in a scan under -x, was
-// left out as on another file system: never listed nor failed, and, in a
-// scan that was stopped, on another device.
-func onOtherFS(d, sub *Dir, stopped bool) bool {
-	return sub.own.flags&(listed|ReadError) == 0 && (!stopped || sub.Dev != d.Dev)
+// left out as on another file system: never listed nor failed, and on
+// another device (one removed before the walk reached it is on d's).
+func onOtherFS(d, sub *Dir) bool {
+	return sub.own.flags&(listed|ReadError) == 0 && sub.Dev != d.Dev
 }
 
 // otherFSEntries makes each directory of d on another file system
 // (onOtherFS) an entry marked OtherFS, with nothing below.
-func otherFSEntries(d *Dir, stopped bool) {
+func otherFSEntries(d *Dir) {
 	kids := d.Entries()
 	for i := range kids {
-		if k := &kids[i]; k.Dir != nil && onOtherFS(d, k.Dir, stopped) {
+		if k := &kids[i]; k.Dir != nil && onOtherFS(d, k.Dir) {
 			k.Flags |= OtherFS
 			k.Dir = nil
 		}

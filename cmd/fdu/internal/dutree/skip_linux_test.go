@@ -261,3 +261,34 @@ func TestOneFileSystemRescanUnfinished(t *testing.T) {
 		t.Errorf("%d bytes counted: the other file system's file among them", tr.Top.Dsize)
 	}
 }
+
+// TestOneFileSystemVanished: under -x a directory removed between its
+// parent's listing and its own is not another file system's: only a
+// directory the walk found on another device is marked OtherFS.
+func TestOneFileSystemVanished(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"gone", "kept/sub"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	walkOpts := func() *walk.Options {
+		return &walk.Options{Workers: 1, StatAll: true, Reuse: true, OneFileSystem: true}
+	}
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: walkOpts, Exclude: func(path string) bool {
+		if filepath.Base(path) == "gone" {
+			os.Remove(path) // listed in its parent, not there to open
+		}
+		return false
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := kids(t, tr)
+	if got["gone"]&OtherFS != 0 {
+		t.Errorf("gone, removed during the scan: flags %#x, marked OtherFS", got["gone"])
+	}
+	if got["kept"] != entDir {
+		t.Errorf("kept: flags %#x, want %#x", got["kept"], entDir)
+	}
+}
