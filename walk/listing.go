@@ -140,13 +140,15 @@ func (w *walker) enter(n *node, fd handle) bool {
 }
 
 // elsewhere reports whether d, a directory not opened, is on another file
-// system than the root under OneFileSystem, by a stat of its path; its
-// Info then holds that device, for Options.Skipped.
+// system than the root under OneFileSystem, by a stat of its path (not
+// through a link, unless the walk follows them: one swapped in since the
+// listing is not taken for the directory); its Info then holds that
+// device, for Options.Skipped.
 func (w *walker) elsewhere(d *Dir) bool {
 	if !w.opts.OneFileSystem {
 		return false
 	}
-	dev, ok := devOf(d.Path)
+	dev, ok := devOf(d.Path, w.opts.FollowSymlinks)
 	if !ok || dev == w.rootDev {
 		return false
 	}

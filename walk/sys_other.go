@@ -38,9 +38,14 @@ func statOther(_ handle, dir string, e *frd.Entry, follow bool) error {
 	return nil
 }
 
-// devOf is the device of the directory at path, if known.
-func devOf(path string) (uint64, bool) {
-	fi, err := os.Stat(path)
+// devOf is the device of the directory at path, if known (through a
+// final link only if follow).
+func devOf(path string, follow bool) (uint64, bool) {
+	stat := os.Lstat
+	if follow {
+		stat = os.Stat
+	}
+	fi, err := stat(path)
 	if err != nil {
 		return 0, false
 	}

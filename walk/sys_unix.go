@@ -84,10 +84,15 @@ func closeHandle(fd handle) { dirfd.Close(fd) }
 
 func handleFd(fd handle) uintptr { return uintptr(fd) }
 
-// devOf is the device of the directory at path, if a stat of it works.
-func devOf(path string) (uint64, bool) {
+// devOf is the device of the directory at path, if a stat of it (through
+// a final link only if follow) works.
+func devOf(path string, follow bool) (uint64, bool) {
+	stat := unix.Lstat
+	if follow {
+		stat = unix.Stat
+	}
 	var st unix.Stat_t
-	if _, err := dirfd.Retry(func() (int, error) { return 0, unix.Stat(path, &st) }); err != nil {
+	if _, err := dirfd.Retry(func() (int, error) { return 0, stat(path, &st) }); err != nil {
 		return 0, false
 	}
 	return dirfd.DevNum(st.Dev), true

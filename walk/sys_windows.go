@@ -116,4 +116,4 @@ func openAttrs(path string, follow bool) (windows.Handle, error) {
 }
 
 // devOf is not known without opening the directory.
-func devOf(string) (uint64, bool) { return 0, false }
+func devOf(string, bool) (uint64, bool) { return 0, false }
