@@ -1,0 +1,104 @@
+package tree
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
+	"github.com/pbednarcik/flexreaddir/walk"
+)
+
+// TestDefaultWorkersRunAtOnce: zero workers means GOMAXPROCS of them, for
+// a clone and for a permission walk alike: two sibling directories are
+// visited at once, each waiting for the other.
+func TestDefaultWorkersRunAtOnce(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("skipping: GOMAXPROCS is 1, so the default is one worker")
+	}
+	src := filepath.Join(t.TempDir(), "src")
+	for _, name := range []string{"a", "b"} {
+		must(t, os.MkdirAll(filepath.Join(src, name), 0o755))
+		must(t, os.WriteFile(filepath.Join(src, name, "f"), nil, 0o644))
+	}
+	var arrived atomic.Int32
+	var lone atomic.Bool
+	var both chan struct{}
+	testHookDir = func(d *walk.Dir) {
+		if d.Path == src {
+			return
+		}
+		if arrived.Add(1) == 2 {
+			close(both)
+		}
+		select {
+		case <-both:
+		case <-time.After(time.Second):
+			lone.Store(true)
+		}
+	}
+	defer func() { testHookDir = nil }()
+	run := func(what string, fn func() error) {
+		arrived.Store(0)
+		lone.Store(false)
+		both = make(chan struct{})
+		must(t, fn())
+		if lone.Load() {
+			t.Errorf("%s with 0 workers visited the two directories one at a time", what)
+		}
+	}
+	run("Clone", func() error {
+		_, err := Clone(src, filepath.Join(filepath.Dir(src), "dst"), &Options{Method: Hardlink})
+		return err
+	})
+	run("FilesReadOnly", func() error { _, err := FilesReadOnly(src, 0); return err })
+}
+
+// keptDescriptors clones a chain of depth directories, each with a
+// sibling still to come, with one worker and MaxOpenDirs side, and
+// returns the most descriptors open at a visit, less those open before.
+func keptDescriptors(t *testing.T, src string, side int) int {
+	t.Helper()
+	var mu sync.Mutex
+	most := 0
+	before := openFDs(t)
+	testHookDir = func(d *walk.Dir) {
+		n := openFDs(t) - before
+		mu.Lock()
+		most = max(most, n)
+		mu.Unlock()
+	}
+	defer func() { testHookDir = nil }()
+	dst := filepath.Join(t.TempDir(), "dst")
+	_, err := Clone(src, dst, &Options{Method: Hardlink, Workers: 1, MaxOpenDirs: side})
+	must(t, err)
+	return most
+}
+
+// TestMaxOpenDirsPerSide: MaxOpenDirs bounds each side, so each one more
+// keeps two more descriptors at the bottom of a chain 40 deep; zero or
+// less means DefaultKept a side (16, a quarter of a limit of 64).
+func TestMaxOpenDirsPerSide(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	deep := src
+	for range 40 {
+		must(t, os.MkdirAll(filepath.Join(deep, "side"), 0o755))
+		deep = filepath.Join(deep, "down")
+	}
+	must(t, os.MkdirAll(deep, 0o755))
+	testfs.LimitOpenFiles(t, 64)
+	base := keptDescriptors(t, src, 1) - 2 // what a worker holds
+	for _, side := range []int{-1, 0, 2, 3} {
+		want := base + 2*side
+		if side <= 0 {
+			want = base + 2*16
+		}
+		if got := keptDescriptors(t, src, side); got != want {
+			t.Errorf("MaxOpenDirs %d: %d descriptors open at most, want %d", side, got, want)
+		}
+	}
+}
