@@ -1,9 +1,12 @@
 package tree
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"github.com/pbednarcik/flexreaddir/walk"
+	"golang.org/x/sys/unix"
 )
 
 // TestDefaultWorkersRunAtOnce: zero workers means GOMAXPROCS of them, for
@@ -100,5 +104,64 @@ func TestMaxOpenDirsPerSide(t *testing.T) {
 		if got := keptDescriptors(t, src, side); got != want {
 			t.Errorf("MaxOpenDirs %d: %d descriptors open at most, want %d", side, got, want)
 		}
+	}
+}
+
+// TestUnfinishedDirectoryFailsClone: a subdirectory made in the clone,
+// then removed from the source before the walk opens it, is removed again
+// at its parent's end; when that fails (something was put in it), the
+// clone fails, undone, rather than keep it.
+func TestUnfinishedDirectoryFailsClone(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	must(t, os.MkdirAll(filepath.Join(src, "a"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(src, "b"), 0o755))
+	var once sync.Once
+	testHookDir = func(d *walk.Dir) {
+		if d.Depth != 1 {
+			return
+		}
+		other := map[string]string{"a": "b", "b": "a"}[d.Info.Name]
+		once.Do(func() {
+			must(t, os.Remove(filepath.Join(src, other)))
+			made, _ := filepath.Glob(filepath.Join(base, TempPrefix+"*", "dst", other))
+			for _, m := range made {
+				must(t, os.WriteFile(filepath.Join(m, "f"), nil, 0o644))
+			}
+			if len(made) != 1 {
+				t.Errorf("the clone's %s: found %q", other, made)
+			}
+		})
+	}
+	defer func() { testHookDir = nil }()
+	dst := filepath.Join(base, "dst")
+	_, err := Clone(src, dst, &Options{Method: Copy, Workers: 1})
+	if !errors.Is(err, unix.ENOTEMPTY) {
+		t.Errorf("err = %v, want ENOTEMPTY", err)
+	} else if strings.Contains(err.Error(), "; and ") {
+		t.Errorf("err = %v: undone, it says otherwise", err)
+	}
+	if names := dirNames(t, base); len(names) != 1 {
+		t.Errorf("left beside the source: %q", names)
+	}
+}
+
+// TestCloneErrorOverCancel: a clone that fails in a directory's visit
+// after its context was cancelled, and its walk halted for it, says why
+// it failed, not only that it was cancelled.
+func TestCloneErrorOverCancel(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	must(t, os.MkdirAll(src, 0o755))
+	must(t, unix.Mkfifo(filepath.Join(src, "fifo"), 0o644))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	testHookDir = func(d *walk.Dir) {
+		cancel()
+		time.Sleep(20 * time.Millisecond) // for the walk to see it first, on a goroutine of its own
+	}
+	defer func() { testHookDir = nil }()
+	_, err := CloneContext(ctx, src, filepath.Join(filepath.Dir(src), "dst"), &Options{Method: Copy, Specials: FailOnSpecials})
+	if err == nil || errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want the FIFO's", err)
 	}
 }
