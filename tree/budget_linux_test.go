@@ -165,3 +165,64 @@ func TestCloneErrorOverCancel(t *testing.T) {
 		t.Errorf("err = %v, want the FIFO's", err)
 	}
 }
+
+// TestReflinkAcrossFileSystems: a tmpfs mounted inside a source on XFS
+// cannot be reflinked from (EXDEV): Auto, having chosen reflinks, copies
+// its file; Reflink asked for fails.
+func TestReflinkAcrossFileSystems(t *testing.T) {
+	mnt := testfs.LoopMount(t, "xfs", "-m", "reflink=1")
+	src := filepath.Join(mnt, "src")
+	must(t, os.MkdirAll(filepath.Join(src, "m"), 0o755))
+	must(t, os.WriteFile(filepath.Join(src, "a"), []byte("a"), 0o644))
+	testfs.MountTmpfs(t, filepath.Join(src, "m"))
+	must(t, os.WriteFile(filepath.Join(src, "m", "b"), []byte("b"), 0o644))
+	dst := filepath.Join(mnt, "auto")
+	res, err := Clone(src, dst, &Options{Workers: 1})
+	if err != nil || res.Method != Reflink || res.Copied != 1 || res.Files != 2 {
+		t.Errorf("Auto over a mount inside the source: %+v, %v", res, err)
+	} else if b, _ := os.ReadFile(filepath.Join(dst, "m", "b")); string(b) != "b" {
+		t.Errorf("m/b copied as %q", b)
+	}
+	if _, err := Clone(src, filepath.Join(mnt, "reflink"), &Options{Method: Reflink}); !errors.Is(err, unix.EXDEV) {
+		t.Errorf("Reflink over a mount inside the source: %v, want EXDEV", err)
+	}
+}
+
+// TestFileMovedDuringCloneCopiedTwice: a file of one link, copied, then
+// moved into a directory the walk has yet to list, is copied again there:
+// only a file of several links is linked to its first copy.
+func TestFileMovedDuringCloneCopiedTwice(t *testing.T) {
+	base := t.TempDir()
+	src := filepath.Join(base, "src")
+	for _, d := range []string{"a/s", "a/t", "b"} {
+		must(t, os.MkdirAll(filepath.Join(src, d), 0o755))
+	}
+	must(t, os.WriteFile(filepath.Join(src, "a", "f"), []byte("f"), 0o644))
+	// With one worker, the visit after a's comes once a/f was copied; the
+	// file moves into a directory still to be visited, and listed.
+	toCome := map[string]bool{"a/s": true, "a/t": true, "b": true}
+	aDone, moved := false, ""
+	testHookDir = func(d *walk.Dir) {
+		rel, _ := filepath.Rel(src, d.Path)
+		delete(toCome, rel)
+		if aDone && moved == "" {
+			for dir := range toCome {
+				moved = filepath.Join(dir, "f")
+				must(t, os.Rename(filepath.Join(src, "a", "f"), filepath.Join(src, moved)))
+				break
+			}
+		}
+		aDone = aDone || rel == "a"
+	}
+	defer func() { testHookDir = nil }()
+	dst := filepath.Join(base, "dst")
+	_, err := Clone(src, dst, &Options{Method: Copy, Workers: 1})
+	must(t, err)
+	if moved == "" {
+		t.Fatal("no directory was left to move a/f into")
+	}
+	first, second := stat(t, filepath.Join(dst, "a", "f")), stat(t, filepath.Join(dst, moved))
+	if first.Ino == second.Ino || first.Nlink != 1 {
+		t.Errorf("a/f and %s, copies of one file moved between them, are one file of %d links", moved, first.Nlink)
+	}
+}
