@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,9 +64,9 @@ func TestDefaultWorkersRunAtOnce(t *testing.T) {
 }
 
 // keptDescriptors clones a chain of depth directories, each with a
-// sibling still to come, with one worker and MaxOpenDirs side, and
+// sibling still to come, into dst, with one worker and MaxOpenDirs side, and
 // returns the most descriptors open at a visit, less those open before.
-func keptDescriptors(t *testing.T, src string, side int) int {
+func keptDescriptors(t *testing.T, src, dst string, side int) int {
 	t.Helper()
 	var mu sync.Mutex
 	most := 0
@@ -77,7 +78,6 @@ func keptDescriptors(t *testing.T, src string, side int) int {
 		mu.Unlock()
 	}
 	defer func() { testHookDir = nil }()
-	dst := filepath.Join(t.TempDir(), "dst")
 	_, err := Clone(src, dst, &Options{Method: Hardlink, Workers: 1, MaxOpenDirs: side})
 	must(t, err)
 	return most
@@ -94,14 +94,15 @@ func TestMaxOpenDirsPerSide(t *testing.T) {
 		deep = filepath.Join(deep, "down")
 	}
 	must(t, os.MkdirAll(deep, 0o755))
+	out := t.TempDir() // made, and so removed, under the usual limit
 	testfs.LimitOpenFiles(t, 64)
-	base := keptDescriptors(t, src, 1) - 2 // what a worker holds
+	base := keptDescriptors(t, src, filepath.Join(out, "1"), 1) - 2 // what a worker holds
 	for _, side := range []int{-1, 0, 2, 3} {
 		want := base + 2*side
 		if side <= 0 {
 			want = base + 2*16
 		}
-		if got := keptDescriptors(t, src, side); got != want {
+		if got := keptDescriptors(t, src, filepath.Join(out, strconv.Itoa(side)), side); got != want {
 			t.Errorf("MaxOpenDirs %d: %d descriptors open at most, want %d", side, got, want)
 		}
 	}
@@ -224,5 +225,46 @@ func TestFileMovedDuringCloneCopiedTwice(t *testing.T) {
 	first, second := stat(t, filepath.Join(dst, "a", "f")), stat(t, filepath.Join(dst, moved))
 	if first.Ino == second.Ino || first.Nlink != 1 {
 		t.Errorf("a/f and %s, copies of one file moved between them, are one file of %d links", moved, first.Nlink)
+	}
+}
+
+// TestFewFreeDescriptorsKept: with descriptors added one at a time to a
+// limit that keeps no directory open, a clone keeps, at the bottom of a
+// chain, one more for each: first a destination directory, then a source
+// one, and so on; none is kept on a side the plan gave none.
+func TestFewFreeDescriptorsKept(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	deep := src
+	for range 20 {
+		must(t, os.MkdirAll(filepath.Join(deep, "side"), 0o755))
+		deep = filepath.Join(deep, "down")
+	}
+	must(t, os.MkdirAll(deep, 0o755))
+	out := t.TempDir()
+	var counts []int
+	for free := range uint64(20) {
+		if free < 6 {
+			continue // too few for the hook's own count
+		}
+		t.Run(strconv.Itoa(int(free)), func(t *testing.T) {
+			testfs.LimitFreeFiles(t, free)
+			counts = append(counts, keptDescriptors(t, src, filepath.Join(out, strconv.Itoa(int(free))), 8))
+		})
+	}
+	rose := false
+	for i := 1; i < len(counts); i++ {
+		switch counts[i] - counts[i-1] {
+		case 0:
+			if rose {
+				t.Fatalf("descriptors at the bottom of the chain, free ones from 6 up: %v: one more free kept nothing more", counts)
+			}
+		case 1:
+			rose = true
+		default:
+			t.Fatalf("descriptors at the bottom of the chain, free ones from 6 up: %v", counts)
+		}
+	}
+	if !rose {
+		t.Fatalf("descriptors at the bottom of the chain, free ones from 6 up: %v: never more", counts)
 	}
 }
