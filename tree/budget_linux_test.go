@@ -268,3 +268,29 @@ func TestFewFreeDescriptorsKept(t *testing.T) {
 		t.Fatalf("descriptors at the bottom of the chain, free ones from 6 up: %v: never more", counts)
 	}
 }
+
+// TestKeptDirectoryAtZero: descriptor 0, freed during a clone (saved with
+// dup, restored with dup2), may be a destination directory the clone
+// keeps: it is closed at that directory's end as any other.
+func TestKeptDirectoryAtZero(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	must(t, os.MkdirAll(filepath.Join(src, "a", "b"), 0o755))
+	saved, err := unix.FcntlInt(0, unix.F_DUPFD_CLOEXEC, 3)
+	must(t, err)
+	defer func() {
+		unix.Dup3(saved, 0, 0)
+		unix.Close(saved)
+	}()
+	var once sync.Once
+	testHookDir = func(d *walk.Dir) {
+		if d.Depth == 1 { // a, listed: its destination is opened next, and kept for b
+			once.Do(func() { unix.Close(0) })
+		}
+	}
+	defer func() { testHookDir = nil }()
+	_, err = Clone(src, filepath.Join(filepath.Dir(src), "dst"), &Options{Method: Copy, Workers: 1})
+	must(t, err)
+	if _, err := unix.FcntlInt(0, unix.F_GETFD, 0); err == nil {
+		t.Error("the clone left descriptor 0 open")
+	}
+}
