@@ -30,12 +30,17 @@ func wideTree(t *testing.T, n int) string {
 }
 
 // TestFailedCloneClosesDescriptors fails 100 clones in the middle of
-// their walks and counts the descriptors before and after.
+// their walks and counts the descriptors before and after. -short fails
+// 20, five for each number of workers, fewer timings of the failure.
 func TestFailedCloneClosesDescriptors(t *testing.T) {
 	src := wideTree(t, 60)
 	base := t.TempDir()
+	runs := 100
+	if testing.Short() {
+		runs = 20
+	}
 	before := openFDs(t)
-	for i := range 100 {
+	for i := range runs {
 		dst := filepath.Join(base, strconv.Itoa(i))
 		if _, err := Clone(src, dst, &Options{Method: Hardlink, Specials: FailOnSpecials, Workers: 1 + i%4}); err == nil {
 			t.Fatal("a clone with a FIFO and FailOnSpecials succeeded")
@@ -45,13 +50,14 @@ func TestFailedCloneClosesDescriptors(t *testing.T) {
 		}
 	}
 	if after := openFDs(t); after != before {
-		t.Errorf("%d descriptors open after 100 failed clones, %d before", after, before)
+		t.Errorf("%d descriptors open after %d failed clones, %d before", after, runs, before)
 	}
 }
 
 // TestFailedChmodClosesDescriptors fails 100 permission walks in their
 // middle (a file removed between its listing and its chmod) and counts
 // the descriptors, with the race detector watching the first error.
+// -short fails 24, three for each number of workers.
 func TestFailedChmodClosesDescriptors(t *testing.T) {
 	src := wideTree(t, 60)
 	var mu sync.Mutex
@@ -67,15 +73,19 @@ func TestFailedChmodClosesDescriptors(t *testing.T) {
 		}
 	}
 	defer func() { testHookDir = nil }()
+	runs := 100
+	if testing.Short() {
+		runs = 24
+	}
 	before := openFDs(t)
-	for i := range 100 {
+	for i := range runs {
 		if _, err := FilesReadOnly(src, 1+i%8); err == nil {
 			t.Fatal("a permission walk whose files vanish succeeded")
 		}
 		restoreFiles(t, src)
 	}
 	if after := openFDs(t); after != before {
-		t.Errorf("%d descriptors open after 100 failed permission walks, %d before", after, before)
+		t.Errorf("%d descriptors open after %d failed permission walks, %d before", after, runs, before)
 	}
 	if removed == 0 {
 		t.Fatal("the hook removed nothing")
