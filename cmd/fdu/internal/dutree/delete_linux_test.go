@@ -683,3 +683,27 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 		t.Errorf("left: %v", got)
 	}
 }
+
+// TestDeleteKeepsToTheBudget: with descriptors to spare, a deletion holds
+// exactly openBudget directories open at its deepest, plus the entry's
+// directory, and no more after climbing one chain and going down another:
+// the count of open directories follows every open and close.
+func TestDeleteKeepsToTheBudget(t *testing.T) {
+	root := t.TempDir()
+	chain(t, filepath.Join(root, "top", "a"), 20)
+	chain(t, filepath.Join(root, "top", "b"), 20)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	before := testfs.OpenFiles(t)
+	peak := 0
+	BeforeUnlink = func() { peak = max(peak, testfs.OpenFiles(t)) }
+	defer func() { BeforeUnlink = nil }()
+	if err := tr.Delete(ctx, nil, "top"); err != nil {
+		t.Fatal(err)
+	}
+	if want := before + openBudget + 1; peak != want {
+		t.Errorf("at most %d descriptors open during the deletion, want %d (%d before)", peak, want, before)
+	}
+	if after := testfs.OpenFiles(t); after != before {
+		t.Errorf("%d descriptors open before, %d after", before, after)
+	}
+}
