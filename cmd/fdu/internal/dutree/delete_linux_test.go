@@ -707,3 +707,45 @@ func TestDeleteKeepsToTheBudget(t *testing.T) {
 		t.Errorf("%d descriptors open before, %d after", before, after)
 	}
 }
+
+// TestDeleteLowersLinkCountsAsTheDisk: the link count the tree keeps of a
+// file left follows the disk's: three links, one deleted, then two; and a
+// count the tree holds from before a link was made (its directory
+// rescanned since) is lowered to the one left, not below.
+func TestDeleteLowersLinkCountsAsTheDisk(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "a", "f"), 5000)
+	os.Mkdir(filepath.Join(root, "b"), 0o755)
+	os.Link(filepath.Join(root, "a", "f"), filepath.Join(root, "b", "g"))
+	os.Link(filepath.Join(root, "a", "f"), filepath.Join(root, "h"))
+	mkfile(t, filepath.Join(root, "c", "x"), 5000)
+	os.Link(filepath.Join(root, "c", "x"), filepath.Join(root, "z"))
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	os.Link(filepath.Join(root, "c", "x"), filepath.Join(root, "c", "y"))
+	settle(t, root)
+	if _, err := Rescan(ctx, filepath.Join(root, "c"), tr.Find([]string{"c"}), ScanOptions{Walk: walkWorkers(1)}); err != nil {
+		t.Fatal(err)
+	}
+	tr.Recount()
+	check := func(name string, hard bool) {
+		t.Helper()
+		st, err := os.Lstat(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := tr.Find([]string{name})
+		if want := uint32(st.Sys().(*syscall.Stat_t).Nlink); n.Nlink != want || (n.Flags&HardLink != 0) != hard {
+			t.Errorf("%s: %d links, flags %b; want %d links, a hard link %v", name, n.Nlink, n.Flags, want, hard)
+		}
+	}
+	for _, c := range []struct {
+		del  string
+		left string
+		hard bool
+	}{{"a", "h", true}, {"b", "h", false}, {"c", "z", false}} {
+		if err := tr.Delete(ctx, nil, c.del); err != nil {
+			t.Fatalf("deleting %s: %v", c.del, err)
+		}
+		check(c.left, c.hard)
+	}
+}
