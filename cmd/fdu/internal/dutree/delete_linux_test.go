@@ -749,3 +749,58 @@ func TestDeleteLowersLinkCountsAsTheDisk(t *testing.T) {
 		check(c.left, c.hard)
 	}
 }
+
+// TestDeleteRefusesANameInAnEmptyDirectory: a name made since the scan in
+// a directory the scan found empty is refused as any other new name.
+func TestDeleteRefusesANameInAnEmptyDirectory(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "a", "empty"), 0o755)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	mkfile(t, filepath.Join(root, "a", "empty", "new"), 1)
+	if err := tr.Delete(ctx, nil, "a"); !errors.Is(err, ErrNotEmpty) || !strings.Contains(err.Error(), "(at a/empty/new)") {
+		t.Errorf("%v, want ErrNotEmpty at a/empty/new", err)
+	}
+	if !exists(filepath.Join(root, "a", "empty", "new")) {
+		t.Errorf("new was deleted")
+	}
+}
+
+// TestDeleteTakesSymbolicLinks: a symbolic link scanned as one is deleted,
+// not followed: its target stays.
+func TestDeleteTakesSymbolicLinks(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "target"), 10)
+	os.Mkdir(filepath.Join(root, "d"), 0o755)
+	os.Symlink(filepath.Join(root, "target"), filepath.Join(root, "d", "link"))
+	os.Symlink(filepath.Join(root, "target"), filepath.Join(root, "link"))
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	for _, name := range []string{"d", "link"} {
+		if err := tr.Delete(ctx, nil, name); err != nil {
+			t.Errorf("deleting %s: %v", name, err)
+		}
+	}
+	if got := onDisk(t, root); !slices.Equal(got, []string{"target"}) {
+		t.Errorf("left on disk: %v, want only target", got)
+	}
+}
+
+// TestDeleteNamesTheDirectoryAboveAtFault: a mount since the scan on a
+// directory above the entry refuses the deletion, naming that directory.
+func TestDeleteNamesTheDirectoryAboveAtFault(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "p", "q", "f"), 10)
+	mkfile(t, filepath.Join(root, "p", "q", "r", "f"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	testfs.BindMount(t, filepath.Join(root, "p", "q"), filepath.Join(root, "p", "q"))
+	for _, c := range []struct {
+		dir  []string
+		want string
+	}{{[]string{"p", "q"}, "(at p/q)"}, {[]string{"p", "q", "r"}, "(at p/q)"}} {
+		if err := tr.Delete(ctx, c.dir, "f"); !errors.Is(err, ErrOtherFS) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("deleting %v/f: %v, want ErrOtherFS %s", c.dir, err, c.want)
+		}
+	}
+	if !exists(filepath.Join(root, "p", "q", "f")) || !exists(filepath.Join(root, "p", "q", "r", "f")) {
+		t.Errorf("an f was deleted")
+	}
+}
