@@ -804,3 +804,28 @@ func TestDeleteNamesTheDirectoryAboveAtFault(t *testing.T) {
 		t.Errorf("an f was deleted")
 	}
 }
+
+// TestDeleteFollowsWhatWentOtherwise: a deletion that deletes nothing, a
+// file gone under it and a name made, still takes the gone file out of
+// the tree and counts the tree again.
+func TestDeleteFollowsWhatWentOtherwise(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "a", "f"), 50000)
+	mkfile(t, filepath.Join(root, "g"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	BeforeUnlink = func() {
+		os.Remove(filepath.Join(root, "a", "f"))
+		mkfile(t, filepath.Join(root, "a", "new"), 1)
+	}
+	defer func() { BeforeUnlink = nil }()
+	var st *StoppedError
+	if err := tr.Delete(ctx, nil, "a"); !errors.As(err, &st) || !errors.Is(err, ErrNotEmpty) || st.Files+st.Dirs != 0 {
+		t.Fatalf("%v, want a *StoppedError with nothing deleted, ErrNotEmpty", err)
+	}
+	if tr.Find([]string{"a", "f"}) != nil {
+		t.Errorf("a/f, gone, is still in the tree")
+	}
+	if tr.Top.Items != 2 {
+		t.Errorf("the top counts %d entries below it, want 2 (a, g)", tr.Top.Items)
+	}
+}
