@@ -829,3 +829,31 @@ func TestDeleteFollowsWhatWentOtherwise(t *testing.T) {
 		t.Errorf("the top counts %d entries below it, want 2 (a, g)", tr.Top.Items)
 	}
 }
+
+// TestDeleteChecksTheDirectoryFoundThroughDotDot: a directory moved during
+// the deletion, above the open ones, out from under the entry: climbing
+// back through "..", the deletion finds another directory than the one
+// above and stops there, deleting nothing of it.
+func TestDeleteChecksTheDirectoryFoundThroughDotDot(t *testing.T) {
+	root := t.TempDir()
+	fifth := filepath.Join(root, "top", "d", "d", "d", "d", "d")
+	mkfile(t, filepath.Join(fifth, strings.Repeat("d/", 15), "f"), 10)
+	mkfile(t, filepath.Join(root, "other", "keep"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	moved := false
+	BeforeUnlink = func() {
+		if !moved { // at the deepest, the fifth level long closed
+			moved = true
+			if err := os.Rename(fifth, filepath.Join(root, "other", "d")); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { BeforeUnlink = nil }()
+	if err := tr.Delete(ctx, nil, "top"); !errors.Is(err, ErrChanged) {
+		t.Errorf("%v, want ErrChanged", err)
+	}
+	if got := onDisk(t, filepath.Join(root, "other")); !slices.Equal(got, []string{"d/", "keep"}) {
+		t.Errorf("other holds %v, want d/ and keep", got)
+	}
+}
