@@ -857,3 +857,73 @@ func TestDeleteChecksTheDirectoryFoundThroughDotDot(t *testing.T) {
 		t.Errorf("other holds %v, want d/ and keep", got)
 	}
 }
+
+// TestDeleteWithStandardInputClosed: run with descriptor 0 closed, a
+// deletion opens a directory as 0, a descriptor like any other, and
+// closes it at the end.
+func TestDeleteWithStandardInputClosed(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "x", "a", "b", "c", "f"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	saved, err := unix.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Close(0)
+	defer func() { unix.Dup2(saved, 0); unix.Close(saved) }()
+	before := testfs.OpenFiles(t)
+	if err := tr.Delete(ctx, []string{"x"}, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if after := testfs.OpenFiles(t); after != before {
+		t.Errorf("%d descriptors open before, %d after", before, after)
+	}
+	if got := onDisk(t, root); !slices.Equal(got, []string{"x/"}) {
+		t.Errorf("left on disk: %v", got)
+	}
+}
+
+// TestDeleteInThreeFreeDescriptors: with descriptor 0 closed and only two
+// more free (one for the entry's directory), a deletion 6 levels deep still goes, closing the directories
+// above as the limit meets it, 0 (the first opened) among them.
+func TestDeleteInThreeFreeDescriptors(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "x", "a", "b", "c", "d", "e", "f"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	saved, err := unix.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Close(0)
+	defer func() { unix.Dup2(saved, 0); unix.Close(saved) }()
+	des, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inUse := map[string]bool{}
+	for _, e := range des {
+		inUse[e.Name()] = true
+	}
+	delete(inUse, "0") // ReadDir's own, closed
+	limit, free := uint64(0), 0
+	for ; free < 3; limit++ { // the lowest limit that leaves 3 free
+		if !inUse[fmt.Sprint(limit)] {
+			free++
+		}
+	}
+	var old syscall.Rlimit
+	syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old)
+	lim := old
+	lim.Cur = limit
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	err = tr.Delete(ctx, []string{"x"}, "a")
+	syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := onDisk(t, root); !slices.Equal(got, []string{"x/"}) {
+		t.Errorf("left on disk: %v", got)
+	}
+}
