@@ -662,6 +662,7 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 	for _, p := range []string{"a/f1", "a/f2", "a/sub/g1", "a/sub/g2", "a/sub/deep/h", "b/sub/g", "b/f"} {
 		mkfile(t, filepath.Join(lower, p), 10)
 	}
+	os.MkdirAll(filepath.Join(lower, "c", "sub", "e"), 0o755) // a deletion of directories only
 	for _, d := range []string{upper, work, mnt} {
 		os.Mkdir(d, 0o755)
 	}
@@ -678,6 +679,12 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 	}
 	if err := tr.Delete(ctx, nil, "b"); err != nil {
 		t.Errorf("b, after b/sub/g: %v", err)
+	}
+	if err := tr.Delete(ctx, []string{"c", "sub"}, "e"); err != nil {
+		t.Errorf("c/sub/e: %v", err)
+	}
+	if err := tr.Delete(ctx, nil, "c"); err != nil {
+		t.Errorf("c, after c/sub/e: %v", err)
 	}
 	if got := onDisk(t, mnt); len(got) != 0 {
 		t.Errorf("left: %v", got)
