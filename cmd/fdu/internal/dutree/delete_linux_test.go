@@ -662,7 +662,9 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 	for _, p := range []string{"a/f1", "a/f2", "a/sub/g1", "a/sub/g2", "a/sub/deep/h", "b/sub/g", "b/f"} {
 		mkfile(t, filepath.Join(lower, p), 10)
 	}
-	os.MkdirAll(filepath.Join(lower, "c", "sub", "e"), 0o755) // a deletion of directories only
+	for _, p := range []string{"c/sub/e", "d/s/x", "d/s/z"} { // deletions of directories only
+		os.MkdirAll(filepath.Join(lower, p), 0o755)
+	}
 	for _, d := range []string{upper, work, mnt} {
 		os.Mkdir(d, 0o755)
 	}
@@ -685,6 +687,18 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 	}
 	if err := tr.Delete(ctx, nil, "c"); err != nil {
 		t.Errorf("c, after c/sub/e: %v", err)
+	}
+	// Stopped after one empty directory of d/s: d, copied up, not itself
+	// changed, is left with a birth time of this program's.
+	cctx, cancel := context.WithCancel(ctx)
+	BeforeUnlink = cancel
+	var st *StoppedError
+	if err := tr.Delete(cctx, nil, "d"); !errors.As(err, &st) || st.Dirs != 1 {
+		t.Errorf("d, stopped: %v, want a *StoppedError after one directory", err)
+	}
+	BeforeUnlink = nil
+	if err := tr.Delete(ctx, nil, "d"); err != nil {
+		t.Errorf("d, after a stop: %v", err)
 	}
 	if got := onDisk(t, mnt); len(got) != 0 {
 		t.Errorf("left: %v", got)
