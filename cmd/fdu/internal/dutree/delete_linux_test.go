@@ -659,7 +659,7 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 	}
 	base := t.TempDir()
 	lower, upper, work, mnt := filepath.Join(base, "lower"), filepath.Join(base, "upper"), filepath.Join(base, "work"), filepath.Join(base, "mnt")
-	for _, p := range []string{"a/f1", "a/f2", "a/sub/g1", "a/sub/g2", "a/sub/deep/h", "b/sub/g", "b/f"} {
+	for _, p := range []string{"a/f1", "a/f2", "a/sub/g1", "a/sub/g2", "a/sub/deep/h", "b/sub/g", "b/f", "o/e/f"} {
 		mkfile(t, filepath.Join(lower, p), 10)
 	}
 	for _, p := range []string{"c/sub/e", "d/s/x", "d/s/z"} { // deletions of directories only
@@ -700,6 +700,24 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 	if err := tr.Delete(ctx, nil, "d"); err != nil {
 		t.Errorf("d, after a stop: %v", err)
 	}
+	// Stopped with nothing deleted, o/e/f removed by another just before
+	// its unlink: the birth times that gave o and e are not this program's.
+	cctx, cancel = context.WithCancel(ctx)
+	BeforeUnlink = func() {
+		os.Remove(filepath.Join(mnt, "o", "e", "f"))
+		cancel()
+	}
+	if err := tr.Delete(cctx, []string{"o"}, "e"); !errors.As(err, &st) || st.Files+st.Dirs != 0 {
+		t.Errorf("o/e, stopped: %v, want a *StoppedError with nothing deleted", err)
+	}
+	BeforeUnlink = nil
+	if err := tr.Delete(ctx, []string{"o"}, "e"); !errors.Is(err, ErrChanged) {
+		t.Errorf("o/e, copied up by another: %v, want ErrChanged", err)
+	}
+	if err := tr.Delete(ctx, nil, "o"); !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "(at o)") {
+		t.Errorf("o, copied up by another: %v, want ErrChanged at o", err)
+	}
+	os.RemoveAll(filepath.Join(mnt, "o"))
 	if got := onDisk(t, mnt); len(got) != 0 {
 		t.Errorf("left: %v", got)
 	}
