@@ -659,8 +659,11 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 	}
 	base := t.TempDir()
 	lower, upper, work, mnt := filepath.Join(base, "lower"), filepath.Join(base, "upper"), filepath.Join(base, "work"), filepath.Join(base, "mnt")
-	for _, p := range []string{"a/f1", "a/f2", "a/sub/g1", "a/sub/g2", "a/sub/deep/h", "b/sub/g", "b/f"} {
+	for _, p := range []string{"a/f1", "a/f2", "a/sub/g1", "a/sub/g2", "a/sub/deep/h", "b/sub/g", "b/f", "o/e/f"} {
 		mkfile(t, filepath.Join(lower, p), 10)
+	}
+	for _, p := range []string{"c/sub/e", "d/s/x", "d/s/z"} { // deletions of directories only
+		os.MkdirAll(filepath.Join(lower, p), 0o755)
 	}
 	for _, d := range []string{upper, work, mnt} {
 		os.Mkdir(d, 0o755)
@@ -679,7 +682,287 @@ func TestDeleteOnOverlayfs(t *testing.T) {
 	if err := tr.Delete(ctx, nil, "b"); err != nil {
 		t.Errorf("b, after b/sub/g: %v", err)
 	}
+	if err := tr.Delete(ctx, []string{"c", "sub"}, "e"); err != nil {
+		t.Errorf("c/sub/e: %v", err)
+	}
+	if err := tr.Delete(ctx, nil, "c"); err != nil {
+		t.Errorf("c, after c/sub/e: %v", err)
+	}
+	// Stopped after one empty directory of d/s: d, copied up, not itself
+	// changed, is left with a birth time of this program's.
+	cctx, cancel := context.WithCancel(ctx)
+	BeforeUnlink = cancel
+	var st *StoppedError
+	if err := tr.Delete(cctx, nil, "d"); !errors.As(err, &st) || st.Dirs != 1 {
+		t.Errorf("d, stopped: %v, want a *StoppedError after one directory", err)
+	}
+	BeforeUnlink = nil
+	if err := tr.Delete(ctx, nil, "d"); err != nil {
+		t.Errorf("d, after a stop: %v", err)
+	}
+	// Stopped with nothing deleted, o/e/f removed by another just before
+	// its unlink: the birth times that gave o and e are not this program's.
+	cctx, cancel = context.WithCancel(ctx)
+	BeforeUnlink = func() {
+		os.Remove(filepath.Join(mnt, "o", "e", "f"))
+		cancel()
+	}
+	if err := tr.Delete(cctx, []string{"o"}, "e"); !errors.As(err, &st) || st.Files+st.Dirs != 0 {
+		t.Errorf("o/e, stopped: %v, want a *StoppedError with nothing deleted", err)
+	}
+	BeforeUnlink = nil
+	if err := tr.Delete(ctx, []string{"o"}, "e"); !errors.Is(err, ErrChanged) {
+		t.Errorf("o/e, copied up by another: %v, want ErrChanged", err)
+	}
+	if err := tr.Delete(ctx, nil, "o"); !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "(at o)") {
+		t.Errorf("o, copied up by another: %v, want ErrChanged at o", err)
+	}
+	os.RemoveAll(filepath.Join(mnt, "o"))
 	if got := onDisk(t, mnt); len(got) != 0 {
 		t.Errorf("left: %v", got)
+	}
+}
+
+// TestDeleteKeepsToTheBudget: with descriptors to spare, a deletion holds
+// exactly openBudget directories open at its deepest, plus the entry's
+// directory, and no more after climbing one chain and going down another:
+// the count of open directories follows every open and close.
+func TestDeleteKeepsToTheBudget(t *testing.T) {
+	root := t.TempDir()
+	chain(t, filepath.Join(root, "top", "a"), 20)
+	chain(t, filepath.Join(root, "top", "b"), 20)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	before := testfs.OpenFiles(t)
+	peak := 0
+	BeforeUnlink = func() { peak = max(peak, testfs.OpenFiles(t)) }
+	defer func() { BeforeUnlink = nil }()
+	if err := tr.Delete(ctx, nil, "top"); err != nil {
+		t.Fatal(err)
+	}
+	if want := before + openBudget + 1; peak != want {
+		t.Errorf("at most %d descriptors open during the deletion, want %d (%d before)", peak, want, before)
+	}
+	if after := testfs.OpenFiles(t); after != before {
+		t.Errorf("%d descriptors open before, %d after", before, after)
+	}
+}
+
+// TestDeleteLowersLinkCountsAsTheDisk: the link count the tree keeps of a
+// file left follows the disk's: three links, one deleted, then two; and a
+// count the tree holds from before a link was made (its directory
+// rescanned since) is lowered to the one left, not below.
+func TestDeleteLowersLinkCountsAsTheDisk(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "a", "f"), 5000)
+	os.Mkdir(filepath.Join(root, "b"), 0o755)
+	os.Link(filepath.Join(root, "a", "f"), filepath.Join(root, "b", "g"))
+	os.Link(filepath.Join(root, "a", "f"), filepath.Join(root, "h"))
+	mkfile(t, filepath.Join(root, "c", "x"), 5000)
+	os.Link(filepath.Join(root, "c", "x"), filepath.Join(root, "z"))
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	os.Link(filepath.Join(root, "c", "x"), filepath.Join(root, "c", "y"))
+	settle(t, root)
+	if _, err := Rescan(ctx, filepath.Join(root, "c"), tr.Find([]string{"c"}), ScanOptions{Walk: walkWorkers(1)}); err != nil {
+		t.Fatal(err)
+	}
+	tr.Recount()
+	check := func(name string, hard bool) {
+		t.Helper()
+		st, err := os.Lstat(filepath.Join(root, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := tr.Find([]string{name})
+		if want := uint32(st.Sys().(*syscall.Stat_t).Nlink); n.Nlink != want || (n.Flags&HardLink != 0) != hard {
+			t.Errorf("%s: %d links, flags %b; want %d links, a hard link %v", name, n.Nlink, n.Flags, want, hard)
+		}
+	}
+	for _, c := range []struct {
+		del  string
+		left string
+		hard bool
+	}{{"a", "h", true}, {"b", "h", false}, {"c", "z", false}} {
+		if err := tr.Delete(ctx, nil, c.del); err != nil {
+			t.Fatalf("deleting %s: %v", c.del, err)
+		}
+		check(c.left, c.hard)
+	}
+}
+
+// TestDeleteRefusesANameInAnEmptyDirectory: a name made since the scan in
+// a directory the scan found empty is refused as any other new name.
+func TestDeleteRefusesANameInAnEmptyDirectory(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "a", "empty"), 0o755)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	mkfile(t, filepath.Join(root, "a", "empty", "new"), 1)
+	if err := tr.Delete(ctx, nil, "a"); !errors.Is(err, ErrNotEmpty) || !strings.Contains(err.Error(), "(at a/empty/new)") {
+		t.Errorf("%v, want ErrNotEmpty at a/empty/new", err)
+	}
+	if !exists(filepath.Join(root, "a", "empty", "new")) {
+		t.Errorf("new was deleted")
+	}
+}
+
+// TestDeleteTakesSymbolicLinks: a symbolic link scanned as one is deleted,
+// not followed: its target stays.
+func TestDeleteTakesSymbolicLinks(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "target"), 10)
+	os.Mkdir(filepath.Join(root, "d"), 0o755)
+	os.Symlink(filepath.Join(root, "target"), filepath.Join(root, "d", "link"))
+	os.Symlink(filepath.Join(root, "target"), filepath.Join(root, "link"))
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	for _, name := range []string{"d", "link"} {
+		if err := tr.Delete(ctx, nil, name); err != nil {
+			t.Errorf("deleting %s: %v", name, err)
+		}
+	}
+	if got := onDisk(t, root); !slices.Equal(got, []string{"target"}) {
+		t.Errorf("left on disk: %v, want only target", got)
+	}
+}
+
+// TestDeleteNamesTheDirectoryAboveAtFault: a mount since the scan on a
+// directory above the entry refuses the deletion, naming that directory.
+func TestDeleteNamesTheDirectoryAboveAtFault(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "p", "q", "f"), 10)
+	mkfile(t, filepath.Join(root, "p", "q", "r", "f"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	testfs.BindMount(t, filepath.Join(root, "p", "q"), filepath.Join(root, "p", "q"))
+	for _, c := range []struct {
+		dir  []string
+		want string
+	}{{[]string{"p", "q"}, "(at p/q)"}, {[]string{"p", "q", "r"}, "(at p/q)"}} {
+		if err := tr.Delete(ctx, c.dir, "f"); !errors.Is(err, ErrOtherFS) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("deleting %v/f: %v, want ErrOtherFS %s", c.dir, err, c.want)
+		}
+	}
+	if !exists(filepath.Join(root, "p", "q", "f")) || !exists(filepath.Join(root, "p", "q", "r", "f")) {
+		t.Errorf("an f was deleted")
+	}
+}
+
+// TestDeleteFollowsWhatWentOtherwise: a deletion that deletes nothing, a
+// file gone under it and a name made, still takes the gone file out of
+// the tree and counts the tree again.
+func TestDeleteFollowsWhatWentOtherwise(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "a", "f"), 50000)
+	mkfile(t, filepath.Join(root, "g"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	BeforeUnlink = func() {
+		os.Remove(filepath.Join(root, "a", "f"))
+		mkfile(t, filepath.Join(root, "a", "new"), 1)
+	}
+	defer func() { BeforeUnlink = nil }()
+	var st *StoppedError
+	if err := tr.Delete(ctx, nil, "a"); !errors.As(err, &st) || !errors.Is(err, ErrNotEmpty) || st.Files+st.Dirs != 0 {
+		t.Fatalf("%v, want a *StoppedError with nothing deleted, ErrNotEmpty", err)
+	}
+	if tr.Find([]string{"a", "f"}) != nil {
+		t.Errorf("a/f, gone, is still in the tree")
+	}
+	if tr.Top.Items != 2 {
+		t.Errorf("the top counts %d entries below it, want 2 (a, g)", tr.Top.Items)
+	}
+}
+
+// TestDeleteChecksTheDirectoryFoundThroughDotDot: a directory moved during
+// the deletion, above the open ones, out from under the entry: climbing
+// back through "..", the deletion finds another directory than the one
+// above and stops there, deleting nothing of it.
+func TestDeleteChecksTheDirectoryFoundThroughDotDot(t *testing.T) {
+	root := t.TempDir()
+	fifth := filepath.Join(root, "top", "d", "d", "d", "d", "d")
+	mkfile(t, filepath.Join(fifth, strings.Repeat("d/", 15), "f"), 10)
+	mkfile(t, filepath.Join(root, "other", "keep"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	moved := false
+	BeforeUnlink = func() {
+		if !moved { // at the deepest, the fifth level long closed
+			moved = true
+			if err := os.Rename(fifth, filepath.Join(root, "other", "d")); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer func() { BeforeUnlink = nil }()
+	if err := tr.Delete(ctx, nil, "top"); !errors.Is(err, ErrChanged) {
+		t.Errorf("%v, want ErrChanged", err)
+	}
+	if got := onDisk(t, filepath.Join(root, "other")); !slices.Equal(got, []string{"d/", "keep"}) {
+		t.Errorf("other holds %v, want d/ and keep", got)
+	}
+}
+
+// TestDeleteWithStandardInputClosed: run with descriptor 0 closed, a
+// deletion opens a directory as 0, a descriptor like any other, and
+// closes it at the end.
+func TestDeleteWithStandardInputClosed(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "x", "a", "b", "c", "f"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	saved, err := unix.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Close(0)
+	defer func() { unix.Dup2(saved, 0); unix.Close(saved) }()
+	before := testfs.OpenFiles(t)
+	if err := tr.Delete(ctx, []string{"x"}, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if after := testfs.OpenFiles(t); after != before {
+		t.Errorf("%d descriptors open before, %d after", before, after)
+	}
+	if got := onDisk(t, root); !slices.Equal(got, []string{"x/"}) {
+		t.Errorf("left on disk: %v", got)
+	}
+}
+
+// TestDeleteInThreeFreeDescriptors: with descriptor 0 closed and only two
+// more free (one for the entry's directory), a deletion 6 levels deep still goes, closing the directories
+// above as the limit meets it, 0 (the first opened) among them.
+func TestDeleteInThreeFreeDescriptors(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "x", "a", "b", "c", "d", "e", "f"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	saved, err := unix.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Close(0)
+	defer func() { unix.Dup2(saved, 0); unix.Close(saved) }()
+	des, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inUse := map[string]bool{}
+	for _, e := range des {
+		inUse[e.Name()] = true
+	}
+	delete(inUse, "0") // ReadDir's own, closed
+	limit, free := uint64(0), 0
+	for ; free < 3; limit++ { // the lowest limit that leaves 3 free
+		if !inUse[fmt.Sprint(limit)] {
+			free++
+		}
+	}
+	var old syscall.Rlimit
+	syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old)
+	lim := old
+	lim.Cur = limit
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	err = tr.Delete(ctx, []string{"x"}, "a")
+	syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := onDisk(t, root); !slices.Equal(got, []string{"x/"}) {
+		t.Errorf("left on disk: %v", got)
 	}
 }
