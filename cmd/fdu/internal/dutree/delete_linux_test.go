@@ -966,3 +966,81 @@ func TestDeleteInThreeFreeDescriptors(t *testing.T) {
 		t.Errorf("left on disk: %v", got)
 	}
 }
+
+// TestDeleteOfAFileGoneRecordsNothing: where times are not exact and
+// there is no birth time (ext4 with small inodes), a file found gone in
+// the second phase is no change of this program's: its directory, changed
+// by another, is refused; one whose file it deleted is not.
+func TestDeleteOfAFileGoneRecordsNothing(t *testing.T) {
+	mnt := testfs.LoopMount(t, "ext4", "-I", "128")
+	for _, p := range []string{"x/f", "x/g", "y/f", "y/g"} {
+		mkfile(t, filepath.Join(mnt, p), 10)
+	}
+	var sx unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, mnt, 0, unix.STATX_BTIME, &sx); err != nil || sx.Mask&unix.STATX_BTIME != 0 {
+		t.Skipf("skipping: ext4 with 128-byte inodes gives a birth time (%v)", err)
+	}
+	tr := scan(t, mnt, ScanOptions{Walk: walkWorkers(1)})
+	if err := tr.Delete(ctx, []string{"x"}, "f"); err != nil {
+		t.Errorf("x/f: %v", err)
+	}
+	if err := tr.Delete(ctx, nil, "x"); err != nil {
+		t.Errorf("x, after x/f: %v", err)
+	}
+	AfterChecks = func() { os.Remove(filepath.Join(mnt, "y", "f")) }
+	t.Cleanup(func() { AfterChecks = nil })
+	if err := tr.Delete(ctx, []string{"y"}, "f"); err != nil {
+		t.Errorf("y/f, removed by another between the phases: %v", err)
+	}
+	AfterChecks = nil
+	if err := tr.Delete(ctx, nil, "y"); !errors.Is(err, ErrChanged) {
+		t.Errorf("y, after another removed y/f: %v, want ErrChanged", err)
+	}
+	if !exists(filepath.Join(mnt, "y", "g")) {
+		t.Errorf("y/g deleted")
+	}
+}
+
+// TestDeleteRefusesAFileReplacedBeforehand: a file replaced since the
+// scan is refused by the first phase, not stopped at by the second.
+func TestDeleteRefusesAFileReplacedBeforehand(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, "f")
+	mkfile(t, p, 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	mkfile(t, p+".new", 10)
+	if err := os.Rename(p+".new", p); err != nil {
+		t.Fatal(err)
+	}
+	var st *StoppedError
+	if err := tr.Delete(ctx, nil, "f"); !errors.Is(err, ErrChanged) || errors.As(err, &st) {
+		t.Errorf("%v, want ErrChanged refused before any deletion", err)
+	}
+	if !exists(p) {
+		t.Errorf("f, made since the scan, was deleted")
+	}
+}
+
+// TestDeleteStopsAtADirectorySwappedWhileEmptied: a directory moved away
+// while its files are deleted, an empty one made under its name, is
+// emptied where it went; the new one is kept.
+func TestDeleteStopsAtADirectorySwappedWhileEmptied(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "x", "f"), 10)
+	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
+	n := 0
+	BeforeUnlink = func() {
+		if n++; n == 1 {
+			os.Rename(filepath.Join(root, "x"), filepath.Join(root, "x.old"))
+			os.Mkdir(filepath.Join(root, "x"), 0o755)
+		}
+	}
+	t.Cleanup(func() { BeforeUnlink = nil })
+	var st *StoppedError
+	if err := tr.Delete(ctx, nil, "x"); !errors.Is(err, ErrChanged) || !errors.As(err, &st) || st.Files != 1 {
+		t.Errorf("%v, want a *StoppedError (ErrChanged) after one file", err)
+	}
+	if got := onDisk(t, root); !slices.Equal(got, []string{"x.old/", "x/"}) {
+		t.Errorf("left %v, want x (made since) and x.old (emptied)", got)
+	}
+}
