@@ -173,7 +173,9 @@ func (t *Tree) Delete(ctx context.Context, dirNames []string, name string) error
 	// gone, its own deletions and what went otherwise.
 	var stopped *StoppedError
 	errors.As(err, &stopped)
-	changed := out.some
+	// Whatever it deleted is marked gone, so the entry or the count below
+	// it says whether the tree changed.
+	changed := false
 	switch {
 	case k.Flags&gone != 0 || k.Dir != nil && k.Dir.own.flags&gone != 0:
 		dir.Dir.Remove(name)
@@ -181,7 +183,7 @@ func (t *Tree) Delete(ctx context.Context, dirNames []string, name string) error
 	case k.Dir != nil:
 		items := k.Dir.Items
 		left := prune(k.Dir)
-		changed = changed || left != items
+		changed = left != items
 		if stopped != nil {
 			stopped.Left = 1 + left
 		}
@@ -195,10 +197,9 @@ func (t *Tree) Delete(ctx context.Context, dirNames []string, name string) error
 	return err
 }
 
-// outcome is what a deletion did on disk, for the tree to follow: whether
-// it deleted anything, and the links it deleted of each file with several.
+// outcome is what a deletion did on disk, for the tree to follow: the
+// links it deleted of each file with several.
 type outcome struct {
-	some  bool
 	links map[frd.ID]uint32
 }
 

@@ -73,7 +73,7 @@ func (t *Tree) remove(ctx context.Context, dirNames []string, in *Dir, k *Node) 
 			n = n.Dir.Lookup(dirNames[i])
 		}
 	}
-	return outcome{some: d.files+d.dirs > 0, links: d.links}, err
+	return outcome{links: d.links}, err
 }
 
 // deletion is one Delete's walk: the first phase's checks, then the
