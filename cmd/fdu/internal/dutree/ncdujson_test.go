@@ -1,0 +1,101 @@
+package dutree
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// readEntry reads an export of one file whose fields are fields.
+func readEntry(fields string) (Node, error) {
+	tr, _, err := Read(strings.NewReader(`[1,0,{},[{"name":"/"},{"name":"a",` + fields + `}]]`))
+	if err != nil {
+		return Node{}, err
+	}
+	return tr.Top.Entries()[0], nil
+}
+
+// TestReadErrorPlace: the line, column and byte an error names count white
+// space, and a byte is quoted as itself only when printable ASCII.
+func TestReadErrorPlace(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{" {}", "line 1, column 2 (byte 1): expected '[', found '{'"},
+		{"\t\r\n  {}", "line 2, column 3 (byte 5): expected '[', found '{'"},
+		{"\x1f", "line 1, column 1 (byte 0): expected '[', found byte 0x1f"},
+		{"~", "line 1, column 1 (byte 0): expected '[', found '~'"},
+		{"\x7f", "line 1, column 1 (byte 0): expected '[', found byte 0x7f"},
+		{`[1,0,{},[{"name":"\u 000"}]]`, `line 1, column 22 (byte 21): ' ' in a \u escape`},
+		{`[1,0,{},[{"name":"\u!000"}]]`, `line 1, column 22 (byte 21): '!' in a \u escape`},
+	} {
+		_, _, err := Read(strings.NewReader(c.in))
+		var se *SyntaxError
+		if !errors.As(err, &se) || err.Error() != c.want {
+			t.Errorf("%q: %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// TestReadSurrogates: a high surrogate pairs with a low one (\uDC00 to
+// \uDFFF) that follows; any other half is U+FFFD.
+func TestReadSurrogates(t *testing.T) {
+	for _, c := range []struct{ esc, want string }{
+		{`\udbff\udc00`, "\U0010FC00"},
+		{`\udbff\udfff`, "\U0010FFFF"},
+		{`\ud800\udc00`, "\U00010000"},
+		{`\udbff\ue000`, "\uFFFD\uE000"},
+		{`\udbff\udbff`, "\uFFFD\uFFFD"},
+		{`\udbff\udbff\udfff`, "\uFFFD\U0010FFFF"},
+		{`\udc00`, "\uFFFD"},
+		{`\udbffx`, "\uFFFDx"},
+	} {
+		tr, _, err := Read(strings.NewReader(`[1,0,{},[{"name":"/"},{"name":"` + c.esc + `"}]]`))
+		if err != nil {
+			t.Errorf("%s: %v", c.esc, err)
+			continue
+		}
+		if got := tr.Top.Entries()[0].Name; got != c.want {
+			t.Errorf("%s read as %+q, want %+q", c.esc, got, c.want)
+		}
+	}
+}
+
+// TestReadNumberGrammar: numbers are JSON's, up to 64 bytes; an exponent
+// may be 'e' or 'E' with a sign or none. What strconv would take beyond
+// that ("1.", "1e", "-") is an error, as is no number at all.
+func TestReadNumberGrammar(t *testing.T) {
+	long := "1." + strings.Repeat("0", 62) // 64 bytes
+	for _, c := range []struct {
+		num  string
+		want int64
+		err  string
+	}{
+		{num: "2E3", want: 2000},
+		{num: "2e+3", want: 2000},
+		{num: "2E+3", want: 2000},
+		{num: "25e-1", want: 2},
+		{num: "2E-3", want: 0},
+		{num: "-0", want: 0},
+		{num: "1e63", want: math.MaxInt64},
+		{num: long, want: 1},
+		{num: long + "0", err: "line 1, column 108 (byte 107): a number too long"},
+		{num: "1.", err: "line 1, column 45 (byte 44): expected a number"},
+		{num: "1.e3", err: "line 1, column 47 (byte 46): expected a number"},
+		{num: "1e", err: "line 1, column 45 (byte 44): expected a number"},
+		{num: "1E+", err: "line 1, column 46 (byte 45): expected a number"},
+		{num: "1e-", err: "line 1, column 46 (byte 45): expected a number"},
+		{num: "-", err: "line 1, column 44 (byte 43): expected a number"},
+		{num: "-01", err: "line 1, column 46 (byte 45): expected a number"},
+		{num: "1-5", err: "line 1, column 46 (byte 45): expected a number"},
+		{num: "x", err: "line 1, column 43 (byte 42): expected a number"},
+		{num: "-1", err: "line 1, column 45 (byte 44): a negative size"},
+	} {
+		n, err := readEntry(`"asize":` + c.num)
+		switch {
+		case c.err != "" && (err == nil || err.Error() != c.err):
+			t.Errorf("%s: %v, want %q", c.num, err, c.err)
+		case c.err == "" && (err != nil || n.Asize != c.want):
+			t.Errorf("%s: %d, %v, want %d", c.num, n.Asize, err, c.want)
+		}
+	}
+}
