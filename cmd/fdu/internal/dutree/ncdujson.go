@@ -331,6 +331,7 @@ func validNumber(s []byte) bool {
 }
 
 func (d *decoder) boolean() (bool, error) {
+	d.peek() // JSON allows white space before the value, as after "hlnkc":
 	for _, w := range []string{"true", "false"} {
 		if p, _ := d.r.Peek(len(w)); string(p) == w {
 			for range w {

@@ -99,3 +99,30 @@ func TestReadNumberGrammar(t *testing.T) {
 		}
 	}
 }
+
+// TestReadBooleans: a flag is true, false or null (not set), white space
+// before it allowed as ncdu allows it; anything else is an error.
+func TestReadBooleans(t *testing.T) {
+	for _, c := range []struct {
+		fields string
+		want   Flags
+		err    string
+	}{
+		{fields: `"notreg": true`, want: NotReg},
+		{fields: `"notreg":` + "\n\tfalse"},
+		{fields: `"notreg":null`},
+		{fields: `"notreg": null`},
+		{fields: `"excluded": true`, want: Excluded},
+		{fields: `"notreg":1`, err: "line 1, column 44 (byte 43): expected true or false"},
+		{fields: `"notreg":nul`, err: "line 1, column 44 (byte 43): expected null"},
+		{fields: `"notreg":True`, err: "line 1, column 44 (byte 43): expected true or false"},
+	} {
+		n, err := readEntry(c.fields)
+		switch {
+		case c.err != "" && (err == nil || err.Error() != c.err):
+			t.Errorf("%s: %v, want %q", c.fields, err, c.err)
+		case c.err == "" && (err != nil || n.Flags != c.want):
+			t.Errorf("%s: flags %b, %v, want %b", c.fields, n.Flags, err, c.want)
+		}
+	}
+}
