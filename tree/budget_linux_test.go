@@ -87,13 +87,7 @@ func keptDescriptors(t *testing.T, src, dst string, side int) int {
 // keeps two more descriptors at the bottom of a chain 40 deep; zero or
 // less means DefaultKept a side (16, a quarter of a limit of 64).
 func TestMaxOpenDirsPerSide(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "src")
-	deep := src
-	for range 40 {
-		must(t, os.MkdirAll(filepath.Join(deep, "side"), 0o755))
-		deep = filepath.Join(deep, "down")
-	}
-	must(t, os.MkdirAll(deep, 0o755))
+	src := sidedChain(t, 40)
 	out := t.TempDir() // made, and so removed, under the usual limit
 	testfs.LimitOpenFiles(t, 64)
 	base := keptDescriptors(t, src, filepath.Join(out, "1"), 1) - 2 // what a worker holds
@@ -233,13 +227,7 @@ func TestFileMovedDuringCloneCopiedTwice(t *testing.T) {
 // chain, one more for each: first a destination directory, then a source
 // one, and so on; none is kept on a side the plan gave none.
 func TestFewFreeDescriptorsKept(t *testing.T) {
-	src := filepath.Join(t.TempDir(), "src")
-	deep := src
-	for range 20 {
-		must(t, os.MkdirAll(filepath.Join(deep, "side"), 0o755))
-		deep = filepath.Join(deep, "down")
-	}
-	must(t, os.MkdirAll(deep, 0o755))
+	src := sidedChain(t, 20)
 	out := t.TempDir()
 	var counts []int
 	for free := range uint64(20) {
@@ -293,4 +281,18 @@ func TestKeptDirectoryAtZero(t *testing.T) {
 	if _, err := unix.FcntlInt(0, unix.F_GETFD, 0); err == nil {
 		t.Error("the clone left descriptor 0 open")
 	}
+}
+
+// sidedChain makes a chain of n directories "down", each with an empty
+// subdirectory "side" (a sibling at every level), and returns its top.
+func sidedChain(t *testing.T, n int) string {
+	t.Helper()
+	src := filepath.Join(t.TempDir(), "src")
+	deep := src
+	for range n {
+		must(t, os.MkdirAll(filepath.Join(deep, "side"), 0o755))
+		deep = filepath.Join(deep, "down")
+	}
+	must(t, os.MkdirAll(deep, 0o755))
+	return src
 }

@@ -904,12 +904,7 @@ func TestDeleteWithStandardInputClosed(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "x", "a", "b", "c", "f"), 10)
 	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
-	saved, err := unix.Dup(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unix.Close(0)
-	defer func() { unix.Dup2(saved, 0); unix.Close(saved) }()
+	closeStdin(t)
 	before := testfs.OpenFiles(t)
 	if err := tr.Delete(ctx, []string{"x"}, "a"); err != nil {
 		t.Fatal(err)
@@ -923,18 +918,14 @@ func TestDeleteWithStandardInputClosed(t *testing.T) {
 }
 
 // TestDeleteInThreeFreeDescriptors: with descriptor 0 closed and only two
-// more free (one for the entry's directory), a deletion 6 levels deep still goes, closing the directories
-// above as the limit meets it, 0 (the first opened) among them.
+// more free (one for the entry's directory), a deletion 6 levels deep
+// still goes, closing the directories above as the limit meets it, 0 (the
+// first opened) among them.
 func TestDeleteInThreeFreeDescriptors(t *testing.T) {
 	root := t.TempDir()
 	mkfile(t, filepath.Join(root, "x", "a", "b", "c", "d", "e", "f"), 10)
 	tr := scan(t, root, ScanOptions{Walk: walkWorkers(1)})
-	saved, err := unix.Dup(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unix.Close(0)
-	defer func() { unix.Dup2(saved, 0); unix.Close(saved) }()
+	closeStdin(t)
 	des, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		t.Fatal(err)
@@ -1043,4 +1034,16 @@ func TestDeleteStopsAtADirectorySwappedWhileEmptied(t *testing.T) {
 	if got := onDisk(t, root); !slices.Equal(got, []string{"x.old/", "x/"}) {
 		t.Errorf("left %v, want x (made since) and x.old (emptied)", got)
 	}
+}
+
+// closeStdin closes descriptor 0 for the test, so that the next one
+// opened is 0, and puts it back at the end.
+func closeStdin(t *testing.T) {
+	t.Helper()
+	saved, err := unix.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unix.Close(0)
+	t.Cleanup(func() { unix.Dup2(saved, 0); unix.Close(saved) })
 }
