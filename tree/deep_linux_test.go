@@ -74,8 +74,11 @@ func TestDeepChainSyscalls(t *testing.T) {
 		t.Logf("%s: %d opens, %d stats for %d directories and %d files", what, opens, c["fstat"]+c["newfstatat"]+c["statx"], dirs, levels)
 		// A clone opens each directory on both sides and each file on
 		// both; a permission walk each directory, and each file to seal.
-		if opens > 8*(dirs+levels) {
-			t.Errorf("%s: %d opens for %d directories and %d files; want at most %d", what, opens, dirs, levels, 8*(dirs+levels))
+		// Which directories two workers keep depends on how they are
+		// scheduled (a loaded machine: 9 opens an item); one found again
+		// from the top costs hundreds.
+		if most := 16 * (dirs + levels); opens > most {
+			t.Errorf("%s: %d opens for %d directories and %d files; want at most %d", what, opens, dirs, levels, most)
 		}
 	}
 }
