@@ -2,9 +2,11 @@ package dutree
 
 import (
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // readEntry reads an export of one file whose fields are fields.
@@ -123,6 +125,66 @@ func TestReadBooleans(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.fields, err, c.err)
 		case c.err == "" && (err != nil || n.Flags != c.want):
 			t.Errorf("%s: flags %b, %v, want %b", c.fields, n.Flags, err, c.want)
+		}
+	}
+}
+
+// TestReadVersions: major version 1 only; a minor one from 0 to 10,000,
+// as ncdu reads it.
+func TestReadVersions(t *testing.T) {
+	for _, c := range []struct{ version, err string }{
+		{"1,0", ""},
+		{"1,1", ""},
+		{"1,10000", ""},
+		{"1,10001", "minor version 10001 out of range"},
+		{"1,-1", "minor version -1 out of range"},
+		{"0,0", "major version 0"},
+		{"2,0", "major version 2"},
+	} {
+		_, _, err := Read(strings.NewReader(`[` + c.version + `,{},[{"name":"/"}]]`))
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("version %s: %v", c.version, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("version %s: %v, want %q", c.version, err, c.err)
+		}
+	}
+}
+
+// TestReadErrorAfterTheEnd: a reader failing after the export's last byte
+// fails the read, with its error.
+func TestReadErrorAfterTheEnd(t *testing.T) {
+	boom := errors.New("boom")
+	r := io.MultiReader(strings.NewReader(`[1,0,{},[{"name":"/"},{"name":"a"}]]`), iotest.ErrReader(boom))
+	if _, _, err := Read(r); !errors.Is(err, boom) {
+		t.Errorf("err = %v, want the reader's", err)
+	}
+}
+
+// TestReadEntryNumbers: the fields at zero, one and each side of their
+// cut-offs: a size of 0 is a size, an mtime before 1970 is kept (far
+// before, cut at math.MinInt64/2), and a file not marked hlnkc has at
+// least one link.
+func TestReadEntryNumbers(t *testing.T) {
+	for _, c := range []struct {
+		fields string
+		want   Node
+	}{
+		{`"asize":0,"dsize":0`, Node{Nlink: 1}},
+		{`"asize":1,"dsize":512`, Node{Asize: 1, Dsize: 512, Nlink: 1}},
+		{`"mtime":0`, Node{Nlink: 1}},
+		{`"mtime":1`, Node{Mtime: 1, Nlink: 1}},
+		{`"mtime":-1`, Node{Mtime: -1, Nlink: 1}},
+		{`"mtime":-100.5`, Node{Mtime: -100, Nlink: 1}},
+		{`"mtime":-1e30`, Node{Mtime: math.MinInt64 / 2, Nlink: 1}},
+		{`"nlink":0`, Node{Nlink: 1}},
+		{`"nlink":2`, Node{Nlink: 2}},
+		{`"hlnkc":true,"ino":7,"nlink":2`, Node{Ino: 7, Nlink: 2, Flags: HardLink}},
+	} {
+		n, err := readEntry(c.fields)
+		got := Node{Asize: n.Asize, Dsize: n.Dsize, Ino: n.Ino, Mtime: n.Mtime, Nlink: n.Nlink, Flags: n.Flags}
+		if err != nil || got != c.want {
+			t.Errorf("%s: %+v, %v, want %+v", c.fields, got, err, c.want)
 		}
 	}
 }

@@ -160,7 +160,7 @@ func (d *decoder) tree() (*Tree, error) {
 		depth++
 	}
 	push(&n, 0)
-	for depth > 0 {
+	for { // the last directory's ']' returns
 		top := stack[depth-1]
 		switch b := d.peek(); b {
 		case ',':
@@ -182,7 +182,6 @@ func (d *decoder) tree() (*Tree, error) {
 			return nil, d.fail("expected ',' or ']', found %s", quoteByte(b))
 		}
 	}
-	panic("unreachable")
 }
 
 // entry reads the entry after a comma in the directory top, at depth: a
@@ -247,11 +246,7 @@ func (d *decoder) info() (info, error) {
 			return d.ids(key, &n)
 		case "mtime":
 			f, err := d.num()
-			if f.f < 0 {
-				n.Mtime = int64(max(f.f, math.MinInt64/2)) // before 1970; far before is noise
-			} else {
-				n.Mtime = f.clampInt(0)
-			}
+			n.Mtime = f.clampInt(math.MinInt64 / 2) // before 1970 kept; far before is noise
 			return err
 		case "mode":
 			f, err := d.num()
