@@ -1,6 +1,10 @@
 package dutree
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/pbednarcik/flexreaddir/frd"
+)
 
 // TestSameAsScannedDecides: the rule that tells the entry scanned from a
 // file made since with its inode number, with a birth time and without.
@@ -45,5 +49,38 @@ func TestExcludedBelowCounts(t *testing.T) {
 	)}
 	if f, d := n.ExcludedBelow(); f != 2 || d != 1 {
 		t.Errorf("%d files and %d directories, want 2 and 1", f, d)
+	}
+}
+
+// TestLowerLinks: a file whose links were deleted loses them, down to
+// one, which is no hard link; a hard link none of whose links went keeps
+// its count and mark, even one whose count is unknown (0) or 1, as an
+// ncdu 1 export's hlnkc files, which carry no nlink, read.
+func TestLowerLinks(t *testing.T) {
+	d := &Dir{Dev: 7}
+	d.set([]Node{
+		{Name: "two", Ino: 2, Nlink: 2, Flags: HardLink},
+		{Name: "three", Ino: 3, Nlink: 3, Flags: HardLink},
+		{Name: "four", Ino: 4, Nlink: 4, Flags: HardLink},
+		{Name: "unknown", Ino: 5, Flags: HardLink},
+		{Name: "one", Ino: 6, Nlink: 1, Flags: HardLink},
+		{Name: "plain", Ino: 8, Nlink: 1},
+	})
+	lowerLinks(d, map[frd.ID]uint32{
+		{Dev: 7, Ino: 2}: 1, {Dev: 7, Ino: 3}: 1, {Dev: 7, Ino: 4}: 9, {Dev: 7, Ino: 8}: 1,
+		{Dev: 9, Ino: 5}: 1, // another device's
+	})
+	want := map[string]Node{
+		"two":     {Nlink: 1},
+		"three":   {Nlink: 2, Flags: HardLink},
+		"four":    {Nlink: 1},
+		"unknown": {Flags: HardLink},
+		"one":     {Nlink: 1, Flags: HardLink},
+		"plain":   {Nlink: 1},
+	}
+	for _, k := range d.Entries() {
+		if got := (Node{Nlink: k.Nlink, Flags: k.Flags}); got != want[k.Name] {
+			t.Errorf("%s: %d links, flags %b; want %d, %b", k.Name, k.Nlink, k.Flags, want[k.Name].Nlink, want[k.Name].Flags)
+		}
 	}
 }
