@@ -154,3 +154,37 @@ func TestQueryDirMoreData(t *testing.T) {
 		t.Errorf("entries before the handle's position were listed again: %q", names(es))
 	}
 }
+
+// TestQueryDirChangeTime: a record's change time of 0 (a file system that
+// keeps none, FAT) leaves ChangeTimeNanos 0, not 1601's; any other is
+// converted as the write time is.
+func TestQueryDirChangeTime(t *testing.T) {
+	const write, change = 133_000_000_000_000_000, 133_000_000_000_000_007 // FILETIMEs in 2022
+	recs := []dirInfoRecord{
+		{name: "none", size: 1, write: write},
+		{name: "kept", size: 2, write: write, change: change},
+	}
+	served := false
+	q := func(class uint32, buf []byte) error {
+		if served {
+			return errNoMoreFiles
+		}
+		served = true
+		copy(buf, chain(class == classExtd || class == classExtdRestart, recs...))
+		return nil
+	}
+	var l Lister
+	es, err := l.queryDir(nil, &dirQuery{}, q)
+	if err != nil || len(es) != 2 {
+		t.Fatalf("%q, %v", names(es), err)
+	}
+	want := map[string]int64{"none": 0, "kept": filetimeNanos(change)}
+	for _, e := range es {
+		if e.ChangeTimeNanos != want[e.Name] || e.ModTimeNanos != filetimeNanos(write) {
+			t.Errorf("%s: change %d, write %d; want %d, %d", e.Name, e.ChangeTimeNanos, e.ModTimeNanos, want[e.Name], filetimeNanos(write))
+		}
+	}
+	if want["kept"] == 0 {
+		t.Error("the change time converts to 0")
+	}
+}

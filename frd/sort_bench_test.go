@@ -191,3 +191,61 @@ func TestCommonPrefixWordEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestSortNamesShortTails: names of at least 8 bytes that end 1 to 7
+// bytes past their shared prefix take their key from their last 8 bytes,
+// shifted: each cut from 1 to 7, behind prefixes of 1, 5, 8 and 12 bytes,
+// in directories an insertion sort takes (20 names) and a radix sort
+// takes (60).
+func TestSortNamesShortTails(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, prefix := range []string{"x", "file-", "file-000", "file-0000000"} {
+		for _, n := range []int{20, 60} {
+			var es []Entry
+			seen := map[string]bool{}
+			for len(es) < n {
+				tail := 1 + r.IntN(7)
+				if len(prefix)+tail < 8 {
+					continue
+				}
+				b := []byte(prefix)
+				for range tail {
+					b = append(b, "ab\xff"[r.IntN(3)])
+				}
+				if name := string(b); !seen[name] {
+					seen[name] = true
+					es = append(es, Entry{Name: name})
+				}
+			}
+			got := slices.Clone(es)
+			sortUnique(got)
+			want := slices.Clone(es)
+			slices.SortFunc(want, CompareName)
+			if !slices.Equal(got, want) {
+				t.Errorf("prefix %q, %d names: %q, want %q", prefix, n, names(got), names(want))
+			}
+		}
+	}
+}
+
+// TestCommonPrefixOfNamesInOneString: a name that is another's first bytes,
+// both cut from one string (as a listing's buffer holds names), shares
+// all of its bytes and no more: the bytes after it in memory are no part
+// of it.
+func TestCommonPrefixOfNamesInOneString(t *testing.T) {
+	all := "abcdefghijklmnopq"
+	for n := 8; n <= 16; n++ {
+		long, short := all[:n], all[:n-1]
+		for _, es := range [][]Entry{{{Name: long}, {Name: short}}, {{Name: short}, {Name: long}}} {
+			a := []keyed{{i: 0}, {i: 1}}
+			if got := commonPrefix(a, es); got != n-1 {
+				t.Errorf("%q and %q: common prefix %d, want %d", es[0].Name, es[1].Name, got, n-1)
+			}
+			idx := []uint32{0, 1}
+			sortNames(idx, es)
+			if es[idx[0]].Name != short {
+				t.Errorf("%q sorted after %q", short, long)
+			}
+		}
+	}
+}
