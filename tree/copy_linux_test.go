@@ -1,0 +1,69 @@
+package tree
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
+)
+
+// pattern is n bytes that differ at every offset of 4 KiB, so that a
+// chunk copied to the wrong place, or twice, shows.
+func pattern(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i/4096 + i%251)
+	}
+	return b
+}
+
+// sameFiles fails the test unless each of names has the same bytes in
+// src and dst.
+func sameFiles(t *testing.T, src, dst string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		want, err := os.ReadFile(filepath.Join(src, name))
+		must(t, err)
+		got, err := os.ReadFile(filepath.Join(dst, name))
+		must(t, err)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes copied, differing from the source's %d", name, len(got), len(want))
+		}
+	}
+}
+
+// TestCopyLargerThanAChunk copies a file of two chunks of copy_file_range
+// and a few bytes more: the second chunk goes at the first's end.
+func TestCopyLargerThanAChunk(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	must(t, os.Mkdir(src, 0o755))
+	must(t, os.WriteFile(filepath.Join(src, "big"), pattern(copyChunk+4099), 0o644))
+	dst := filepath.Join(t.TempDir(), "dst")
+	_, err := Clone(src, dst, &Options{Method: Copy})
+	must(t, err)
+	sameFiles(t, src, dst, "big")
+}
+
+// TestCopyAcrossFileSystemTypes copies from a tmpfs to the test's own file
+// system, where copy_file_range answers EXDEV before it copies anything:
+// the files are read and written instead, several buffers of them, a
+// file with a hole, and an empty one.
+func TestCopyAcrossFileSystemTypes(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	must(t, os.Mkdir(src, 0o755))
+	testfs.MountTmpfs(t, src)
+	must(t, os.WriteFile(filepath.Join(src, "buffers"), pattern(3*128<<10+7), 0o644))
+	must(t, os.WriteFile(filepath.Join(src, "empty"), nil, 0o644))
+	f, err := os.Create(filepath.Join(src, "holes"))
+	must(t, err)
+	_, err = f.WriteAt(pattern(5000), 1<<20)
+	must(t, err)
+	must(t, f.Truncate(3<<20))
+	must(t, f.Close())
+	dst := filepath.Join(t.TempDir(), "dst")
+	_, err = Clone(src, dst, &Options{Method: Copy})
+	must(t, err)
+	sameFiles(t, src, dst, "buffers", "empty", "holes")
+}
