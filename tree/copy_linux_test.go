@@ -67,3 +67,27 @@ func TestCopyAcrossFileSystemTypes(t *testing.T) {
 	must(t, err)
 	sameFiles(t, src, dst, "buffers", "empty", "holes")
 }
+
+// TestCopySizeZeroWithData copies a file whose size says 0 but which
+// holds more than its first read of 512 bytes, as /proc's do (/proc/crypto
+// bound onto a file of the source), and an empty file: each to its end.
+func TestCopySizeZeroWithData(t *testing.T) {
+	want, err := os.ReadFile("/proc/crypto")
+	if err != nil || len(want) <= 512 {
+		t.Skipf("skipping: /proc/crypto holds %d bytes (%v), want more than 512", len(want), err)
+	}
+	src := filepath.Join(t.TempDir(), "src")
+	must(t, os.Mkdir(src, 0o755))
+	must(t, os.WriteFile(filepath.Join(src, "crypto"), nil, 0o644))
+	must(t, os.WriteFile(filepath.Join(src, "empty"), nil, 0o644))
+	testfs.BindMount(t, "/proc/crypto", filepath.Join(src, "crypto"))
+	dst := filepath.Join(t.TempDir(), "dst")
+	_, err = Clone(src, dst, &Options{Method: Copy})
+	must(t, err)
+	if got, _ := os.ReadFile(filepath.Join(dst, "crypto")); !bytes.Equal(got, want) {
+		t.Errorf("crypto: %d bytes copied, want /proc/crypto's %d", len(got), len(want))
+	}
+	if fi, err := os.Stat(filepath.Join(dst, "empty")); err != nil || fi.Size() != 0 {
+		t.Errorf("empty: %v, %v", fi, err)
+	}
+}

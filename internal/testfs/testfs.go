@@ -207,8 +207,8 @@ func MountTmpfs(t testing.TB, dir string, options ...string) {
 	mount(t, dir, append(args, "none", dir)...)
 }
 
-// BindMount mounts the directory src again on the existing directory dir,
-// and unmounts it when the test ends.
+// BindMount mounts the directory (or file) src again on the existing one
+// dir, and unmounts it when the test ends.
 func BindMount(t testing.TB, src, dir string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
