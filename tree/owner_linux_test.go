@@ -4,12 +4,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
-// TestOwnerDiffersInOneID: as root, a file, a directory and a symbolic
-// link of another user in root's group, and of root in another group,
-// are given that user and group, though one of the two is already the one
-// they were made with.
+// TestOwnerDiffersInOneID: as root, a file, a directory, a symbolic link
+// and a FIFO of another user in root's group, and of root in another
+// group, are given that user and group, though one of the two is already
+// the one they were made with; the FIFO, its owner kept, keeps its set-id
+// bits.
 func TestOwnerDiffersInOneID(t *testing.T) {
 	if os.Geteuid() != 0 || os.Getegid() != 0 {
 		t.Skip("skipping: needs root, in group 0")
@@ -22,18 +25,23 @@ func TestOwnerDiffersInOneID(t *testing.T) {
 		must(t, os.WriteFile(filepath.Join(src, dir, "f"), []byte("f"), 0o644))
 		must(t, os.Mkdir(filepath.Join(src, dir, "d"), 0o755))
 		must(t, os.Symlink("f", filepath.Join(src, dir, "l")))
-		for _, name := range []string{"f", "d", "l"} {
+		must(t, unix.Mkfifo(filepath.Join(src, dir, "p"), 0o644))
+		for _, name := range []string{"f", "d", "l", "p"} {
 			must(t, os.Lchown(filepath.Join(src, dir, name), o[0], o[1]))
 		}
+		must(t, unix.Chmod(filepath.Join(src, dir, "p"), 0o6755)) // after the chown, which clears them
 	}
 	dst := filepath.Join(t.TempDir(), "dst")
-	_, err := Clone(src, dst, &Options{Method: Copy})
+	_, err := Clone(src, dst, &Options{Method: Copy, Specials: ReproduceSpecials})
 	must(t, err)
 	for dir, o := range owners {
-		for _, name := range []string{"f", "d", "l"} {
+		for _, name := range []string{"f", "d", "l", "p"} {
 			if st := stat(t, filepath.Join(dst, dir, name)); int(st.Uid) != o[0] || int(st.Gid) != o[1] {
 				t.Errorf("%s/%s: owner %d:%d, want %d:%d", dir, name, st.Uid, st.Gid, o[0], o[1])
 			}
+		}
+		if st := stat(t, filepath.Join(dst, dir, "p")); st.Mode&0o7777 != 0o6755 {
+			t.Errorf("%s/p: mode %#o, want 06755", dir, st.Mode&0o7777)
 		}
 	}
 }
