@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 )
@@ -89,5 +90,26 @@ func TestCopySizeZeroWithData(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(dst, "empty")); err != nil || fi.Size() != 0 {
 		t.Errorf("empty: %v, %v", fi, err)
+	}
+}
+
+// TestCopyKeepsTimesAfterTheCopy: a source file whose times are changed
+// while its data is copied (its ctime with them, its mode not) gives the
+// copy its times after the copy, not those of the stat before it.
+func TestCopyKeepsTimesAfterTheCopy(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	must(t, os.Mkdir(src, 0o755))
+	f := filepath.Join(src, "f")
+	must(t, os.WriteFile(f, []byte("data"), 0o644))
+	later := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	testHookChunk = func(int64) { must(t, os.Chtimes(f, later, later)) }
+	defer func() { testHookChunk = nil }()
+	dst := filepath.Join(t.TempDir(), "dst")
+	_, err := Clone(src, dst, &Options{Method: Copy, Workers: 1})
+	must(t, err)
+	fi, err := os.Stat(filepath.Join(dst, "f"))
+	must(t, err)
+	if !fi.ModTime().Equal(later) {
+		t.Errorf("the copy's mtime is %v, want the source's after the copy, %v", fi.ModTime(), later)
 	}
 }
