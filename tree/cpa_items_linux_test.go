@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -320,7 +321,12 @@ func TestMain(m *testing.M) {
 	}
 	if args := os.Getenv(cloneHelperEnv); args != "" {
 		a := strings.Split(args, "\x1f")
-		res, err := Clone(a[0], a[1], &Options{Method: Method(a[2]), Workers: 1, Specials: FailOnSpecials})
+		specials := FailOnSpecials
+		if len(a) > 3 {
+			n, _ := strconv.Atoi(a[3])
+			specials = Specials(n)
+		}
+		res, err := Clone(a[0], a[1], &Options{Method: Method(a[2]), Workers: 1, Specials: specials})
 		out := helperOutcome{Res: res}
 		if err != nil {
 			out.Err = err.Error()
@@ -332,9 +338,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func cloneAsNobody(t *testing.T, world, src, dst string, m Method) helperOutcome {
+func cloneAsNobody(t *testing.T, world, src, dst string, m Method, specials ...Specials) helperOutcome {
 	t.Helper()
-	out := testfs.RunAsNobody(t, world, cloneHelperEnv+"="+src+"\x1f"+dst+"\x1f"+string(m))
+	arg := src + "\x1f" + dst + "\x1f" + string(m)
+	for _, s := range specials {
+		arg += "\x1f" + strconv.Itoa(int(s))
+	}
+	out := testfs.RunAsNobody(t, world, cloneHelperEnv+"="+arg)
 	// The first JSON value: a binary built for coverage adds to its output
 	// that it could not write there as nobody.
 	var o helperOutcome

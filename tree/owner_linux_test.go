@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -43,5 +44,27 @@ func TestOwnerDiffersInOneID(t *testing.T) {
 		if st := stat(t, filepath.Join(dst, dir, "p")); st.Mode&0o7777 != 0o6755 {
 			t.Errorf("%s/p: mode %#o, want 06755", dir, st.Mode&0o7777)
 		}
+	}
+}
+
+// TestSpecialOfAnotherUserAsNobody: nobody, cloning root's FIFO of mode
+// 06755, makes one of their own; not root's, it keeps no set-id bit.
+func TestSpecialOfAnotherUserAsNobody(t *testing.T) {
+	world := testfs.WorldDir(t)
+	src := filepath.Join(world, "src")
+	must(t, os.Mkdir(src, 0o755))
+	p := filepath.Join(src, "p")
+	must(t, unix.Mkfifo(p, 0o644))
+	must(t, unix.Chmod(p, 0o6755))
+	out := filepath.Join(world, "out")
+	must(t, os.Mkdir(out, 0o755))
+	must(t, os.Chmod(out, 0o777)) // past the umask
+	dst := filepath.Join(out, "dst")
+	if o := cloneAsNobody(t, world, src, dst, Copy, ReproduceSpecials); o.Err != "" {
+		t.Fatal(o.Err)
+	}
+	st := stat(t, filepath.Join(dst, "p"))
+	if st.Uid != 65534 || st.Mode&0o7777 != 0o755 {
+		t.Errorf("nobody's copy of root's FIFO: owner %d, mode %#o; want 65534, 0755", st.Uid, st.Mode&0o7777)
 	}
 }
