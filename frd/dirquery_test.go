@@ -60,14 +60,6 @@ func (v *fakeVolume) query(class uint32, buf []byte) error {
 	return nil
 }
 
-func names(es []Entry) []string {
-	var s []string
-	for _, e := range es {
-		s = append(s, e.Name)
-	}
-	return s
-}
-
 // TestQueryDirEmptyRoot: a volume's root has no "." or "..": its first
 // query finds nothing, and answers ERROR_FILE_NOT_FOUND with the plain
 // classes too, not only with a restart class.

@@ -249,3 +249,12 @@ func TestCommonPrefixOfNamesInOneString(t *testing.T) {
 		}
 	}
 }
+
+// names is each entry's name, in order.
+func names(es []Entry) []string {
+	var s []string
+	for _, e := range es {
+		s = append(s, e.Name)
+	}
+	return s
+}
