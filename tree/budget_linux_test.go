@@ -266,12 +266,7 @@ func TestFewFreeDescriptorsKept(t *testing.T) {
 func TestKeptDirectoryAtZero(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "src")
 	must(t, os.MkdirAll(filepath.Join(src, "a", "b"), 0o755))
-	saved, err := unix.FcntlInt(0, unix.F_DUPFD_CLOEXEC, 3)
-	must(t, err)
-	defer func() {
-		unix.Dup3(saved, 0, 0)
-		unix.Close(saved)
-	}()
+	saveStdin(t)
 	var once sync.Once
 	testHookDir = func(d *walk.Dir) {
 		if d.Depth == 1 { // a, listed: its destination is opened next, and kept for b
@@ -279,7 +274,7 @@ func TestKeptDirectoryAtZero(t *testing.T) {
 		}
 	}
 	defer func() { testHookDir = nil }()
-	_, err = Clone(src, filepath.Join(filepath.Dir(src), "dst"), &Options{Method: Copy, Workers: 1})
+	_, err := Clone(src, filepath.Join(filepath.Dir(src), "dst"), &Options{Method: Copy, Workers: 1})
 	must(t, err)
 	if _, err := unix.FcntlInt(0, unix.F_GETFD, 0); err == nil {
 		t.Error("the clone left descriptor 0 open")
@@ -298,4 +293,16 @@ func sidedChain(t *testing.T, n int) string {
 	}
 	must(t, os.MkdirAll(deep, 0o755))
 	return src
+}
+
+// saveStdin keeps a copy of descriptor 0, which the test may close, and
+// puts it back at the test's end.
+func saveStdin(t *testing.T) {
+	t.Helper()
+	saved, err := unix.FcntlInt(0, unix.F_DUPFD_CLOEXEC, 3)
+	must(t, err)
+	t.Cleanup(func() {
+		unix.Dup3(saved, 0, 0)
+		unix.Close(saved)
+	})
 }

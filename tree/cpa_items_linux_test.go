@@ -321,12 +321,8 @@ func TestMain(m *testing.M) {
 	}
 	if args := os.Getenv(cloneHelperEnv); args != "" {
 		a := strings.Split(args, "\x1f")
-		specials := FailOnSpecials
-		if len(a) > 3 {
-			n, _ := strconv.Atoi(a[3])
-			specials = Specials(n)
-		}
-		res, err := Clone(a[0], a[1], &Options{Method: Method(a[2]), Workers: 1, Specials: specials})
+		specials, _ := strconv.Atoi(a[3])
+		res, err := Clone(a[0], a[1], &Options{Method: Method(a[2]), Workers: 1, Specials: Specials(specials)})
 		out := helperOutcome{Res: res}
 		if err != nil {
 			out.Err = err.Error()
@@ -338,12 +334,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func cloneAsNobody(t *testing.T, world, src, dst string, m Method, specials ...Specials) helperOutcome {
+func cloneAsNobody(t *testing.T, world, src, dst string, m Method, specials Specials) helperOutcome {
 	t.Helper()
-	arg := src + "\x1f" + dst + "\x1f" + string(m)
-	for _, s := range specials {
-		arg += "\x1f" + strconv.Itoa(int(s))
-	}
+	arg := strings.Join([]string{src, dst, string(m), strconv.Itoa(int(specials))}, "\x1f")
 	out := testfs.RunAsNobody(t, world, cloneHelperEnv+"="+arg)
 	// The first JSON value: a binary built for coverage adds to its output
 	// that it could not write there as nobody.
@@ -374,7 +367,7 @@ func TestAsNobody(t *testing.T) {
 	must(t, os.Mkdir(out, 0o755))
 	must(t, os.Chmod(out, 0o777))
 
-	o := cloneAsNobody(t, world, src, filepath.Join(out, "auto"), Auto)
+	o := cloneAsNobody(t, world, src, filepath.Join(out, "auto"), Auto, FailOnSpecials)
 	if o.Err != "" || o.Res.Method != Hardlink || o.Res.Copied != 41 {
 		t.Errorf("Auto as nobody: %+v, want hard links refused and 41 files copied", o)
 	}
@@ -385,7 +378,7 @@ func TestAsNobody(t *testing.T) {
 
 	must(t, unix.Mkfifo(filepath.Join(src, "ro39", "zz-fifo"), 0o644))
 	must(t, os.Chmod(filepath.Join(src, "ro39"), 0o555))
-	o = cloneAsNobody(t, world, src, filepath.Join(out, "failed"), Copy)
+	o = cloneAsNobody(t, world, src, filepath.Join(out, "failed"), Copy, FailOnSpecials)
 	if o.Err == "" {
 		t.Fatal("a clone with a FIFO under FailOnSpecials succeeded")
 	}

@@ -238,7 +238,7 @@ func TestAsNobodyEdges(t *testing.T) {
 		{filepath.Join(world, "s"), filepath.Join(drop, "c")},
 		{src, filepath.Join(out, "auto")},
 	} {
-		if o := cloneAsNobody(t, world, tc[0], tc[1], Auto); o.Err != "" {
+		if o := cloneAsNobody(t, world, tc[0], tc[1], Auto, FailOnSpecials); o.Err != "" {
 			t.Errorf("nobody: clone %s %s: %s", tc[0], tc[1], o.Err)
 		}
 	}

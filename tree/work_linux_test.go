@@ -10,23 +10,34 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestWorkDirSwappedForOneHoldingFiles: between the mkdir of the clone's
-// work directory and its open, a directory that passes every other check
-// (the cloning user's, 0700, made after the clone began) but holds a file
-// is put under its name. The clone refuses it and leaves the file.
-func TestWorkDirSwappedForOneHoldingFiles(t *testing.T) {
+// cloneWithWorkDirSwapped clones a small tree while, between the mkdir of
+// the clone's work directory and its open, the directory made is moved
+// away and put(path) puts another under its name; it returns the clone's
+// error.
+func cloneWithWorkDirSwapped(t *testing.T, put func(path string)) error {
+	t.Helper()
 	src := filepath.Join(t.TempDir(), "src")
 	must(t, os.MkdirAll(filepath.Join(src, "d"), 0o755))
 	parent := t.TempDir()
-	var planted string
 	testHookWorkMade = func(path string) {
 		must(t, os.Rename(path, filepath.Join(parent, "away")))
-		must(t, os.Mkdir(path, 0o700))
-		planted = filepath.Join(path, "planted")
-		must(t, os.WriteFile(planted, []byte("x"), 0o600))
+		put(path)
 	}
 	defer func() { testHookWorkMade = nil }()
 	_, err := Clone(src, filepath.Join(parent, "dst"), &Options{Method: Copy})
+	return err
+}
+
+// TestWorkDirSwappedForOneHoldingFiles: the directory put in passes every
+// other check (the cloning user's, 0700, made after the clone began) but
+// holds a file. The clone refuses it and leaves the file.
+func TestWorkDirSwappedForOneHoldingFiles(t *testing.T) {
+	var planted string
+	err := cloneWithWorkDirSwapped(t, func(path string) {
+		must(t, os.Mkdir(path, 0o700))
+		planted = filepath.Join(path, "planted")
+		must(t, os.WriteFile(planted, []byte("x"), 0o600))
+	})
 	if !errors.Is(err, errNotOurs) {
 		t.Errorf("err = %v, want the work directory refused", err)
 	}
@@ -35,27 +46,21 @@ func TestWorkDirSwappedForOneHoldingFiles(t *testing.T) {
 	}
 }
 
-// TestWorkDirSwappedForAnOlderOne: the directory swapped in for the work
-// directory is the cloning user's, 0700 and empty, but was made before
-// the clone began, as its birth time shows: the clone refuses it.
+// TestWorkDirSwappedForAnOlderOne: the directory put in is the cloning
+// user's, 0700 and empty, but was made before the clone began, as its
+// birth time shows: the clone refuses it.
 func TestWorkDirSwappedForAnOlderOne(t *testing.T) {
 	var stx unix.Statx_t
 	if err := unix.Statx(unix.AT_FDCWD, t.TempDir(), 0, unix.STATX_BTIME, &stx); err != nil || stx.Mask&unix.STATX_BTIME == 0 {
 		t.Skipf("skipping: the file system keeps no birth time (%v)", err)
 	}
-	src := filepath.Join(t.TempDir(), "src")
-	must(t, os.MkdirAll(filepath.Join(src, "d"), 0o755))
-	parent := t.TempDir()
-	old := filepath.Join(parent, "old")
+	old := filepath.Join(t.TempDir(), "old")
 	must(t, os.Mkdir(old, 0o700))
 	time.Sleep(100 * time.Millisecond) // past the 20 ms the check allows for the clock's grain
-	testHookWorkMade = func(path string) {
-		must(t, os.Rename(path, filepath.Join(parent, "away")))
+	err := cloneWithWorkDirSwapped(t, func(path string) {
 		must(t, os.Rename(old, path))
 		old = path
-	}
-	defer func() { testHookWorkMade = nil }()
-	_, err := Clone(src, filepath.Join(parent, "dst"), &Options{Method: Copy})
+	})
 	if !errors.Is(err, errNotOurs) {
 		t.Errorf("err = %v, want the older directory refused", err)
 	}
@@ -70,14 +75,9 @@ func TestWorkDirSwappedForAnOlderOne(t *testing.T) {
 func TestSourceParentAtZero(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "src")
 	must(t, os.MkdirAll(filepath.Join(src, "a"), 0o755))
-	saved, err := unix.FcntlInt(0, unix.F_DUPFD_CLOEXEC, 3)
-	must(t, err)
-	defer func() {
-		unix.Dup3(saved, 0, 0)
-		unix.Close(saved)
-	}()
+	saveStdin(t)
 	unix.Close(0)
-	_, err = Clone(src, filepath.Join(filepath.Dir(src), "dst"), &Options{Method: Copy, Workers: 1})
+	_, err := Clone(src, filepath.Join(filepath.Dir(src), "dst"), &Options{Method: Copy, Workers: 1})
 	must(t, err)
 	if _, err := unix.FcntlInt(0, unix.F_GETFD, 0); err == nil {
 		t.Error("the clone left descriptor 0 open")
