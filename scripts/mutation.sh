@@ -34,6 +34,10 @@ if [ ! -x "$gremlins" ]; then
 	GOBIN=$tools GOFLAGS= go install "github.com/go-gremlins/gremlins/cmd/gremlins@$version"
 fi
 
+# A test that skips for want of a tool (mkfs.xfs, setfacl, tmux…) kills
+# no mutant: the tools .ci/run installs, installed here too.
+scripts/test-tools.sh
+
 write=0 check=0
 while [ $# -gt 0 ]; do
 	case $1 in
