@@ -1,15 +1,17 @@
 //go:build linux
 
 // Package testfs gives the project's tests what plain temporary
-// directories cannot: loop-mounted file systems, a tmpfs, and a helper run
-// as an unprivileged user. Each skips the test, saying why, where it cannot
-// be had (not root, no mkfs, a failed mount).
+// directories cannot: loop-mounted file systems, a tmpfs, a FUSE directory
+// served a few entries per read, and a helper run as an unprivileged user.
+// Each skips the test, saying why, where it cannot be had (not root, no
+// mkfs, a failed mount).
 package testfs
 
 import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,12 +78,13 @@ func WorldDir(t testing.TB) string {
 // must be able to enter), as user and group 65534 with env added to the
 // environment, and returns what it printed. The binary's TestMain is
 // expected to notice env and act as the helper. It skips the test when not
-// root or when the helper cannot be started.
+// root or when the helper cannot be started, and fails it when the helper
+// fails: what failed is the code under test, run as nobody.
 func RunAsNobody(t testing.TB, dir string, env ...string) []byte {
 	t.Helper()
 	r := RunAsNobodyResult(t, dir, env...)
 	if r.Code != 0 {
-		t.Skipf("skipping: the helper run as nobody failed with status %d: %s%s", r.Code, r.Stdout, r.Stderr)
+		t.Fatalf("the helper run as nobody failed with status %d: %s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	return []byte(r.Stdout + r.Stderr)
 }
@@ -105,6 +108,21 @@ func RunAsNobodyResult(t testing.TB, dir string, env ...string) Result {
 	}
 	cmd := exec.Command(helper)
 	cmd.Env = append(os.Environ(), env...)
+	if parent := os.Getenv("GOCOVERDIR"); parent != "" {
+		// A binary built for coverage (go test -cover, as mutation
+		// testing runs it) writes its counters there at exit, or says
+		// on stderr that it could not: a directory nobody may write.
+		// What the helper ran is then added to the test's own.
+		cover := filepath.Join(dir, "gocoverdir")
+		if err := os.MkdirAll(cover, 0o777); err != nil {
+			t.Fatalf("a coverage directory for the helper: %v", err)
+		}
+		if err := os.Chmod(cover, 0o777); err != nil {
+			t.Fatalf("a coverage directory for the helper: %v", err)
+		}
+		cmd.Env = append(cmd.Env, "GOCOVERDIR="+cover)
+		defer mergeCoverage(t, cover, parent)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -117,6 +135,24 @@ func RunAsNobodyResult(t testing.TB, dir string, env ...string) Result {
 		t.Skipf("skipping: cannot run the helper as nobody: %v", err)
 	}
 	return Result{out.String(), errb.String(), 0}
+}
+
+// mergeCoverage moves the coverage files a helper wrote in from into the
+// test's directory to, whose profile go test makes of what it holds.
+func mergeCoverage(t testing.TB, from, to string) {
+	des, err := os.ReadDir(from)
+	if err != nil {
+		t.Errorf("the helper's coverage: %v", err)
+		return
+	}
+	for _, de := range des {
+		// A meta-data file is the binary's, already there if the test
+		// wrote its own; counters files are named for the process.
+		if err := copyFile(filepath.Join(to, de.Name()), filepath.Join(from, de.Name())); err != nil && !errors.Is(err, fs.ErrExist) {
+			t.Errorf("the helper's coverage: %v", err)
+		}
+		os.Remove(filepath.Join(from, de.Name()))
+	}
 }
 
 // helperCopy copies the test binary into dir once and returns its path.
