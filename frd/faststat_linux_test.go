@@ -186,3 +186,20 @@ func TestFastStatsLoopDevice(t *testing.T) {
 		t.Errorf("ext4 on a loop device: %d stats around the scheduler, %d through", raw, sched)
 	}
 }
+
+// TestLocalBlockDepth: a disk is asked about through at most nine levels
+// of devices made of devices (depth 0 to 8), more than any real stack;
+// the ninth level's answer is the disk's own, the tenth is refused.
+func TestLocalBlockDepth(t *testing.T) {
+	var st unix.Stat_t
+	if err := unix.Stat(os.TempDir(), &st); err != nil {
+		t.Fatal(err)
+	}
+	ma, mi := unix.Major(st.Dev), unix.Minor(st.Dev)
+	if _, err := os.Stat(fmt.Sprintf("/sys/dev/block/%d:%d", ma, mi)); err != nil || !localBlock(ma, mi, 0) {
+		t.Skipf("skipping: %s is not on a local disk sysfs knows (%d:%d)", os.TempDir(), ma, mi)
+	}
+	if !localBlock(ma, mi, 8) || localBlock(ma, mi, 9) {
+		t.Errorf("%d:%d at depth 8: %v, at 9: %v; want true, false", ma, mi, localBlock(ma, mi, 8), localBlock(ma, mi, 9))
+	}
+}

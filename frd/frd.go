@@ -289,12 +289,16 @@ func (l *Lister) AppendHandle(dst []Entry, fd uintptr, name string) ([]Entry, er
 	return l.appendHandle(dst, fd, name)
 }
 
-// AppendPart is AppendHandle reading at most one kernel buffer: on Linux
-// one getdents64, its entries appended (and stat'ed, as the Lister's
-// options ask); done reports that the directory is at its end, and a call
-// may append nothing without being done ("." and ".." alone). A caller that
-// only counts sees a huge directory a buffer at a time, and holds no more
-// than that. It reads from the descriptor's position, Rewind or not. Under
+// AppendPart is AppendHandle reading about one kernel buffer: on Linux
+// getdents64 calls until one fills most of the buffer, this call has
+// appended 4,096 entries or more, or the directory ends (a file system
+// such as FUSE answers a page at a time), their entries appended and
+// stat'ed as the Lister's options ask. done reports that the directory is
+// at its end; a part that is neither done nor failed holds an entry,
+// since a read that adds none ("." and ".." alone, or files removed
+// before their stats) is followed by the next. A caller that only counts
+// sees a huge directory a buffer at a time, and holds no more than that.
+// It reads from the descriptor's position, Rewind or not. Under
 // ReuseNames a part's names are valid until the next call. Elsewhere it
 // reads to the end for now, and reports done.
 func (l *Lister) AppendPart(dst []Entry, fd uintptr, name string) (_ []Entry, done bool, err error) {
