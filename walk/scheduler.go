@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"sync"
+	"sync/atomic"
 )
 
 // walker is one walk's shared state: its settings, the stack of
@@ -101,7 +102,15 @@ func (w *walker) halt(why ending) {
 	}
 	w.mu.Unlock()
 	w.cond.Broadcast()
+	if h := testHookHalted.Load(); h != nil {
+		(*h)(w.ctx)
+	}
 }
+
+// testHookHalted, set by a test, runs with the walk's context once halt
+// has taken effect: no worker takes a directory after it. A walk another
+// test left ending may run it too, so it is atomic and told which walk.
+var testHookHalted atomic.Pointer[func(context.Context)]
 
 // isHalted reports whether the walk has ended early, halting it first if
 // its context is done.

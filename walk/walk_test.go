@@ -605,8 +605,12 @@ func TestErrorsGoOn(t *testing.T) {
 // TestSkipAllStops: SkipAll from a directory, or from its Post, ends the
 // walk there: with one worker no callback comes after it, and with
 // several no more listings than the other workers had already begun.
-// (Other workers finishing their directories still call Post.)
+// (Other workers finishing their directories still call Post.) A callback
+// after the SkipAll waits until the walk has halted, so that one begun
+// while the worker that got SkipAll is not yet scheduled again counts as
+// begun before the halt, which it is.
 func TestSkipAllStops(t *testing.T) {
+	t.Cleanup(func() { testHookHalted.Store(nil) })
 	root := t.TempDir()
 	for i := range 8 {
 		for j := range 8 {
@@ -621,16 +625,36 @@ func TestSkipAllStops(t *testing.T) {
 			for _, batches := range []bool{false, true} {
 				var mu sync.Mutex
 				calls, after, stopped := 0, 0, false
+				halted := make(chan struct{})
+				var once sync.Once
+				type walkKey struct{}
+				ours := context.WithValue(context.Background(), walkKey{}, halted)
+				hook := func(ctx context.Context) {
+					if ctx.Value(walkKey{}) == halted {
+						once.Do(func() { close(halted) })
+					}
+				}
+				testHookHalted.Store(&hook)
+				late, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
 				// called counts a callback and says whether to stop at it.
 				called := func() bool {
 					mu.Lock()
-					defer mu.Unlock()
+					wait := stopped
 					if stopped {
 						after++
 					}
 					calls++
 					stopped = stopped || calls == 10
-					return calls == 10
+					stop := calls == 10
+					mu.Unlock()
+					if wait {
+						select {
+						case <-halted:
+						case <-late.Done(): // reported below, as callbacks after SkipAll
+						}
+					}
+					return stop
 				}
 				opts := &Options{Workers: workers, Batches: batches}
 				fn := func(*Dir) error {
@@ -647,7 +671,7 @@ func TestSkipAllStops(t *testing.T) {
 						return nil
 					}
 				}
-				if err := Dirs(context.Background(), root, opts, fn); err != nil {
+				if err := Dirs(ours, root, opts, fn); err != nil {
 					t.Errorf("post %v, %d workers, batches %v: %v", post, workers, batches, err)
 				}
 				if after > workers-1 {
