@@ -44,7 +44,6 @@ func (c *comparer) dirBoth(rel string, p *pending) error {
 }
 
 // itemsOf is the compare of rel's entries: the check's (Compare) or a
-// merge with the later snapshot's record (CompareSnapshots).
 // merge with the later snapshot's record (CompareSnapshots), which it
 // returns too.
 func (c *comparer) itemsOf(rel string, p *pending) ([]item, *Dir, error) {

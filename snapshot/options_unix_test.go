@@ -54,6 +54,17 @@ func TestHashTellsARewrite(t *testing.T) {
 	os.Chtimes(p, st.ModTime(), st.ModTime())
 	equalLines(t, "without hashes", changes(t, snap, dir, nil), []string{"m f"})
 	equalLines(t, "with hashes", changes(t, snap, dir, &CompareOptions{Hash: true}), []string{"M f"})
+	// Between two snapshots, by the hashes they hold.
+	var got []string
+	err := CompareSnapshots(context.Background(), bytes.NewReader(snap), bytes.NewReader(take(t, dir, &Options{Hash: HashAll})),
+		&CompareOptions{Hash: true}, func(c *Change) error { got = append(got, line(c)); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalLines(t, "between snapshots, with hashes", got, []string{"M f"})
+	// In a directory listed again (a name added), as in one that was not.
+	build(t, dir, "g")
+	equalLines(t, "with hashes, in a directory listed again", changes(t, snap, dir, &CompareOptions{Hash: true}), []string{"M f", "A g"})
 }
 
 // TestMoveWindow: a move whose halves are farther apart than the window
@@ -69,13 +80,18 @@ func TestMoveWindow(t *testing.T) {
 	snap := take(t, dir, nil)
 	os.Rename(filepath.Join(dir, "a/one"), filepath.Join(dir, "z"))
 	os.RemoveAll(filepath.Join(dir, "m")) // 31 changes between the halves
-	got := changes(t, snap, dir, &CompareOptions{MoveWindow: 10})
-	if got[0] != "D a/one" || got[len(got)-1] != "A z" {
-		t.Errorf("window 10: first %q, last %q; want D a/one, A z", got[0], got[len(got)-1])
+	// The removal waits with the 31 behind it: 32 changes held back.
+	for _, w := range []int{-1, 10, 31} {
+		got := changes(t, snap, dir, &CompareOptions{MoveWindow: w})
+		if got[0] != "D a/one" || got[len(got)-1] != "A z" {
+			t.Errorf("window %d: first %q, last %q; want D a/one, A z", w, got[0], got[len(got)-1])
+		}
 	}
-	got = changes(t, snap, dir, &CompareOptions{MoveWindow: 100})
-	if got[len(got)-1] != "R a/one -> z" || len(got) != 32 {
-		t.Errorf("window 100: %d changes, last %q; want 32, R a/one -> z", len(got), got[len(got)-1])
+	for _, w := range []int{32, 100} {
+		got := changes(t, snap, dir, &CompareOptions{MoveWindow: w})
+		if got[len(got)-1] != "R a/one -> z" || len(got) != 32 {
+			t.Errorf("window %d: %d changes, last %q; want 32, R a/one -> z", w, len(got), got[len(got)-1])
+		}
 	}
 }
 
@@ -144,5 +160,35 @@ func TestCompareSnapshotsSelf(t *testing.T) {
 	err := CompareSnapshots(context.Background(), bytes.NewReader(snap), bytes.NewReader(snap), nil, func(*Change) error { n++; return nil })
 	if err != nil || n != 0 {
 		t.Errorf("a snapshot against itself: %d changes, %v", n, err)
+	}
+}
+
+// TestHashRacyHashesTheRacyOnly: HashRacy hashes a racy file (here one
+// whose modification time is ahead of the snapshot's start), not one
+// changed longer ago than the clock's step; HashNone hashes neither,
+// HashAll both.
+func TestHashRacyHashesTheRacyOnly(t *testing.T) {
+	dir := t.TempDir()
+	build(t, dir, "old", "new")
+	ahead := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "new"), ahead, ahead); err != nil {
+		t.Fatal(err)
+	}
+	settle()
+	for _, c := range []struct {
+		mode     HashMode
+		old, new bool
+	}{{HashNone, false, false}, {HashRacy, false, true}, {HashAll, true, true}} {
+		dirs, err := readAll(take(t, dir, &Options{Hash: c.mode}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hashed := map[string]bool{}
+		for _, e := range dirs[0].Entries {
+			hashed[e.Name] = e.Hash != ""
+		}
+		if hashed["old"] != c.old || hashed["new"] != c.new {
+			t.Errorf("mode %d: old hashed %v, new %v; want %v, %v", c.mode, hashed["old"], hashed["new"], c.old, c.new)
+		}
 	}
 }
