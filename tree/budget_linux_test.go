@@ -306,3 +306,56 @@ func saveStdin(t *testing.T) {
 		unix.Close(saved)
 	})
 }
+
+// descriptorsOf counts the process's descriptors open on path; -1 if
+// /proc/self/fd cannot be read.
+func descriptorsOf(path string) int {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // what /proc/self/fd shows, TMPDIR a link or not
+	}
+	des, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, de := range des {
+		if p, err := os.Readlink(filepath.Join("/proc/self/fd", de.Name())); err == nil && p == path {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRootOpenOnceAtItsVisit: the descriptor a clone or a permission walk
+// opened its directory with, before the walk opened its own, is closed by
+// the root's own visit, not later: the root is open once there, in a
+// tree with and without subdirectories.
+func TestRootOpenOnceAtItsVisit(t *testing.T) {
+	defer func() { testHookDir = nil }()
+	for _, sub := range []bool{false, true} {
+		src := filepath.Join(t.TempDir(), "src")
+		must(t, os.Mkdir(src, 0o755))
+		must(t, os.WriteFile(filepath.Join(src, "f"), nil, 0o644))
+		if sub {
+			must(t, os.Mkdir(filepath.Join(src, "sub"), 0o755))
+		}
+		open := -1
+		testHookDir = func(d *walk.Dir) {
+			if d.Path == src {
+				open = descriptorsOf(src)
+			}
+		}
+		run := func(what string, fn func() error) {
+			open = -1
+			must(t, fn())
+			if open != 1 {
+				t.Errorf("%s of a tree with subdirectories %v: its root open %d times at its visit, want once", what, sub, open)
+			}
+		}
+		run("Clone", func() error {
+			_, err := Clone(src, filepath.Join(filepath.Dir(src), "dst"), &Options{Method: Copy, Workers: 1})
+			return err
+		})
+		run("FilesReadOnly", func() error { _, err := FilesReadOnly(src, 1); return err })
+	}
+}

@@ -18,7 +18,8 @@ import (
 
 // deepChildEnv, set to "what\x1fsrc\x1fdst", makes the test binary, run
 // under strace, clone src to dst (what: "clone") or run a permission walk
-// on src ("files", "dirs"), with two descriptors kept on each side.
+// on src ("files", "dirs"), with two descriptors kept on each side, or
+// remove src as a failed clone is ("remove").
 const deepChildEnv = "TREE_DEEP_CHILD"
 
 // deepChild is what the strace'd test binary runs.
@@ -32,6 +33,8 @@ func deepChild(args string) {
 		_, err = FilesReadOnly(a[1], 2)
 	case "dirs":
 		_, err = DirsWritable(a[1], 2)
+	case "remove":
+		err = removeTree(unix.AT_FDCWD, a[1], a[1])
 	}
 	fmt.Println("done:", err)
 }
