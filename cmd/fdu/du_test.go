@@ -400,7 +400,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestUnreadableAsNobody runs du and fdu as nobody on a tree with a
-// directory that cannot be read and one that can be read but not searched.
+// directory that cannot be read (and a link to it) and one that can be
+// read but not searched.
 func TestUnreadableAsNobody(t *testing.T) {
 	du := gnuDu(t)
 	if os.Geteuid() != 0 {
@@ -417,6 +418,11 @@ func TestUnreadableAsNobody(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(filepath.Join(root, "closed"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// A link to it, followed under -H, -D and -L: the directory's own
+	// size counted, not the link's.
+	if err := os.Symlink("closed", filepath.Join(root, "lnk")); err != nil {
 		t.Fatal(err)
 	}
 	// Read but not searched: du lists its names and cannot stat any of
@@ -463,7 +469,8 @@ func TestUnreadableAsNobody(t *testing.T) {
 	}
 	for _, args := range [][]string{{"u"}, {"-a", "u"}, {"-sc", "u", "u/closed"}, {"-s", "u/listonly"}, {"--inodes", "-a", "u"},
 		{"u/nox"}, {"-s", "u/nox"}, {"-a", "u/nox"},
-		{"-L", "u/mix"}, {"-Ls", "u/mix"}, {"-La", "u/mix", "u/listonly"}} {
+		{"-L", "u/mix"}, {"-Ls", "u/mix"}, {"-La", "u/mix", "u/listonly"},
+		{"-Hb", "u/lnk"}, {"-Db", "u/lnk"}, {"-Lb", "u/lnk"}, {"-b", "u/lnk"}, {"-Hsb", "u/lnk"}, {"-Lsb", "u/lnk"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(du, args...)
 			cmd.Args[0] = "du"

@@ -45,13 +45,14 @@ func (t *treeScan) onError(e *walk.Error) error {
 }
 
 // unreadable makes the node of d, a directory that could not be opened,
-// an unreadable one of its own size. Under -L that of the link's target:
-// two links to one unreadable directory are one directory, counted and
-// reported once.
+// an unreadable one of its own size. Under -L (or -H, for an operand)
+// that of the link's target: two links to one unreadable directory are
+// one directory, counted and reported once.
 func (t *treeScan) unreadable(d *walk.Dir) {
 	n := t.nodeOf(d)
 	n.state = Unreadable
-	if st, err := stat(t.s.cfg, d.Path, t.s.cfg.Deref == DerefAll); err == nil {
+	cfg := t.s.cfg
+	if st, err := stat(cfg, d.Path, cfg.Deref == DerefAll || cfg.Deref == DerefArgs && d.Parent == nil); err == nil {
 		n.own, n.dev, n.ino = st.Use, st.Dev, st.Ino
 	}
 }

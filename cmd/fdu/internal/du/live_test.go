@@ -38,13 +38,24 @@ func TestLiveHoldsNoSiblingSubtree(t *testing.T) {
 	for i := range 8 {
 		mkFiles(t, filepath.Join(dir, fmt.Sprintf("s%d", i)), 20, 20)
 	}
+	// The steps a stale wait gives again come from a timer: on a loaded
+	// machine the walk's news is late and they come, and the workers run
+	// on. The bound is of the steps the walk's news gives, so the timer
+	// is made long enough not to fire for a scheduling delay.
+	defer func(d time.Duration) { liveStale = d }(liveStale)
+	liveStale = 200 * time.Millisecond
 	files, l := readLive(t, dir, 200*time.Microsecond)
 	if files != 8*20*20 {
 		t.Errorf("read %d files, want %d", files, 8*20*20)
 	}
+	// A worker that runs through a sibling's subtree while the report
+	// waits brings the peak to 500 and more; the limit, a listing or two
+	// a worker and their skew stay under half a subtree (10 listings of
+	// 21 items), however loaded the machine (a -race run beside others
+	// has reached 228).
 	t.Logf("held at most %d items", l.peak)
-	if l.peak > 100+4*21 && os.Getenv("FRD_EMULATED") == "" {
-		t.Errorf("held %d items at once, over %d", l.peak, 100+4*21)
+	if bound := 100 + 10*21; l.peak > bound && os.Getenv("FRD_EMULATED") == "" {
+		t.Errorf("held %d items at once, over %d", l.peak, bound)
 	}
 }
 

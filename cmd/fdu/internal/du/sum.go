@@ -126,7 +126,11 @@ func (w *sumWalk) onError(e *walk.Error) error {
 // its end; one not opened counts its own size, as du counts it.
 func (w *sumWalk) dirError(e *walk.Error) {
 	if e.Dir.Data == nil {
-		st, ok := lstat(w.s.cfg, e.Path)
+		// A link the walk followed to it (-L, or -H for an operand) is
+		// counted as the directory, as du does.
+		cfg := w.s.cfg
+		st, err := stat(cfg, e.Path, cfg.Deref == DerefAll || cfg.Deref == DerefArgs && e.Dir.Parent == nil)
+		ok := err == nil
 		if ok && w.seen(st.Dev, st.Ino, e.Dir.Parent == nil) {
 			return
 		}
