@@ -611,6 +611,85 @@ func TestExportUnreadableAsNobody(t *testing.T) {
 	}
 }
 
+// TestExportUnreadableRootAsNobody: as nobody, a root that cannot be read
+// is an error said once, with no export, whether it is streamed or
+// scanned whole (-L): as du says it, and as ncdu 1.18 refuses it.
+func TestExportUnreadableRootAsNobody(t *testing.T) {
+	skipEmulated(t)
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to run as nobody")
+	}
+	top := testfs.WorldDir(t)
+	if err := os.MkdirAll(filepath.Join(top, "locked", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(top, "locked"), 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-o", "-", "locked"}, {"-L", "-o", "-", "locked"}} {
+		res := testfs.RunAsNobodyResult(t, top, helperEnv+"="+strings.Join(args, "\x1f"), helperEnv+"_DIR="+top)
+		msg := "cannot read directory 'locked': Permission denied\n"
+		if res.Code != 1 || !strings.HasSuffix(res.Stderr, msg) || strings.Count(res.Stderr, "\n") != 1 || res.Stdout != "" {
+			t.Errorf("%q: exit %d, stderr %q, stdout %q; want 1, the error alone, no export", args, res.Code, res.Stderr, res.Stdout)
+		}
+	}
+}
+
+// TestBrowseUnreadableRootAsNobody: fdu -i given a directory it cannot
+// read says why once the screen is put back, and exits 1.
+func TestBrowseUnreadableRootAsNobody(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to run as nobody")
+	}
+	locked := filepath.Join(testfs.WorldDir(t), "locked")
+	if err := os.Mkdir(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerminal(t, 120, 24, []string{helperEnv + "_NOBODY=1"}, "-i", locked)
+	s := tm.waitFor("fdu exited")
+	if !strings.Contains(s, "cannot read directory '"+locked+"': Permission denied") || !strings.Contains(s, "fdu exited 1") {
+		t.Errorf("the screen after fdu -i:\n%s", s)
+	}
+}
+
+// TestExportUnreadableKeepsTheOldFile: an export whose root cannot be
+// read leaves the file it was to replace as it was, whether it would have
+// renamed a new one over it or, in a directory the user may not write,
+// written it in place.
+func TestExportUnreadableKeepsTheOldFile(t *testing.T) {
+	skipEmulated(t)
+	if os.Geteuid() != 0 {
+		t.Skip("skipping: needs root to run as nobody")
+	}
+	top := testfs.WorldDir(t)
+	if err := os.MkdirAll(filepath.Join(top, "locked", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(top, "locked"), 0); err != nil {
+		t.Fatal(err)
+	}
+	for dir, mode := range map[string]os.FileMode{"open": 0o777, "closed": 0o755} {
+		file := filepath.Join(top, dir, "mine.json")
+		if err := os.Mkdir(filepath.Join(top, dir), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(top, dir), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte("PREVIOUS"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(file, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"-o", filepath.Join(dir, "mine.json"), "locked"}
+		res := testfs.RunAsNobodyResult(t, top, helperEnv+"="+strings.Join(args, "\x1f"), helperEnv+"_DIR="+top)
+		if b, err := os.ReadFile(file); res.Code != 1 || err != nil || string(b) != "PREVIOUS" {
+			t.Errorf("%q: exit %d (%q); the old file now %q (%v)", args, res.Code, res.Stderr, b, err)
+		}
+	}
+}
+
 // TestExportInAnotherUsersDirectory: in a directory another user owns
 // (not sticky, so no fs.protected_* applies), what they made under the
 // export's name beforehand, as E's default name in the working directory

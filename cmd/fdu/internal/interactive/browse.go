@@ -41,13 +41,14 @@ func (r *run) browse(t *dutree.Tree, imported, dir string) int {
 	for {
 		if t == nil {
 			var ok bool
-			if t, ok = scanWithProgress(s, dir, opts, color); !ok {
+			var err error
+			if t, ok, err = scanWithProgress(s, dir, opts, color); !ok {
 				return 0 // the user stopped the scan before it read anything
 			}
 			if t == nil {
 				s.Fini()
-				r.Warn("%s", message.CannotReadDir(dir, nil))
-				return 1 // gone between the check and the scan
+				r.Warn("%s", message.CannotReadDir(dir, err))
+				return 1 // unreadable, or gone between the check and the scan
 			}
 		}
 		err = browse.Run(s, r.browseConfig(t, imported, color, opts, &quitPath))
@@ -107,22 +108,22 @@ func (r *run) browseConfig(t *dutree.Tree, imported string, color bool, opts dut
 
 // scanWithProgress scans dir while the screen shows how far it got. A
 // scan the user stops keeps what it read, the tree Incomplete; ok is false
-// when it had not listed dir yet.
-func scanWithProgress(s tcell.Screen, dir string, opts dutree.ScanOptions, color bool) (t *dutree.Tree, ok bool) {
+// when it had not listed dir yet. err is why there is no tree.
+func scanWithProgress(s tcell.Screen, dir string, opts dutree.ScanOptions, color bool) (t *dutree.Tree, ok bool, err error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	opts.Progress = &dutree.Progress{}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t, _, _ = dutree.Scan(ctx, dir, opts)
+		t, _, err = dutree.Scan(ctx, dir, opts)
 	}()
 	if browse.ScanProgress(s, dir, opts.Progress, done, color, "then browse what it read") {
 		cancel()
 		<-done
-		return t, t != nil
+		return t, t != nil, err
 	}
-	return t, true
+	return t, true, err
 }
 
 // restoreOnSignal puts the terminal back (raw mode off, the main screen)

@@ -2,7 +2,6 @@ package interactive
 
 import (
 	"io"
-	"os"
 	"time"
 
 	"github.com/pbednarcik/flexreaddir/cmd/fdu/internal/dutree"
@@ -34,5 +33,5 @@ func (r *run) writeTo(name string, write func(io.Writer) error) error {
 		}
 		return r.Out.Flush()
 	}
-	return output.Write(name, func(f *os.File) error { return write(f) })
+	return output.Write(name, write)
 }

@@ -10,13 +10,14 @@ package output
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
 
 // Write writes name, or what its links lead to, with write: see the
 // package doc.
-func Write(name string, write func(*os.File) error) error {
+func Write(name string, write func(io.Writer) error) error {
 	target, err := resolveLinks(name)
 	if err != nil {
 		return err

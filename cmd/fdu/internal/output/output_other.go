@@ -3,6 +3,7 @@
 package output
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -14,7 +15,7 @@ func mayFollow(string) error { return nil }
 
 // writeFile writes path with write, through a temporary file renamed
 // over it, or in place for what is not a regular file.
-func writeFile(path string, write func(*os.File) error) error {
+func writeFile(path string, write func(io.Writer) error) error {
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		f, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {

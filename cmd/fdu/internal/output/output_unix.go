@@ -5,6 +5,7 @@ package output
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -65,7 +66,7 @@ func mayWrite(dir int, path string, st *unix.Stat_t) error {
 // writeFile writes path with write: in place for what is not a regular
 // file, or a file with other links (they must see it too), else as a new
 // file renamed over it, with its mode and owner.
-func writeFile(path string, write func(*os.File) error) error {
+func writeFile(path string, write func(io.Writer) error) error {
 	dirPath, base := filepath.Split(path)
 	if dirPath == "" {
 		dirPath = "."
@@ -95,14 +96,23 @@ func writeFile(path string, write func(*os.File) error) error {
 		old, perm = &st, uint32(st.Mode)&0o7777
 	}
 	err = writeAndRename(dir, base, path, perm, old, write)
-	if exists && errors.Is(err, fs.ErrPermission) {
+	var pe placeError
+	if exists && errors.As(err, &pe) && errors.Is(err, fs.ErrPermission) {
 		return writeInPlace(dir, base, path, &st, write) // a writable file in a directory that is not
 	}
 	return err
 }
 
+// placeError is writeAndRename's failure to make its new file or to rename
+// it over the old one, not write's: only that is tried again in place
+// (write failing for want of permission, an unreadable directory scanned,
+// would fail again, the old file emptied).
+type placeError struct{ error }
+
+func (e placeError) Unwrap() error { return e.error }
+
 // writeInPlace writes over base in dir, which must still be the file st.
-func writeInPlace(dir int, base, path string, st *unix.Stat_t, write func(*os.File) error) error {
+func writeInPlace(dir int, base, path string, st *unix.Stat_t, write func(io.Writer) error) error {
 	// Opened without O_TRUNC: nothing is cut before the file is known to
 	// be the one looked at.
 	fd, err := unix.Openat(dir, base, unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
@@ -115,29 +125,57 @@ func writeInPlace(dir int, base, path string, st *unix.Stat_t, write func(*os.Fi
 		f.Close()
 		return &fs.PathError{Op: "open", Path: path, Err: errors.New("replaced since it was looked at")}
 	}
+	var w io.Writer = f
+	tf := &truncateFirst{f: f}
 	if now.Mode&unix.S_IFMT == unix.S_IFREG {
-		if err := unix.Ftruncate(fd, 0); err != nil {
-			f.Close()
-			return &fs.PathError{Op: "truncate", Path: path, Err: err}
-		}
+		w = tf
 	}
-	err = write(f)
+	err = write(w)
+	if err == nil && w == tf {
+		err = tf.truncate() // nothing written: the file is empty all the same
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	return err
 }
 
+// truncateFirst empties its file at the first write, not before: an
+// export that fails before it writes anything (its root unreadable)
+// leaves the file as it was.
+type truncateFirst struct {
+	f    *os.File
+	done bool
+}
+
+func (w *truncateFirst) truncate() error {
+	if w.done {
+		return nil
+	}
+	w.done = true
+	if err := w.f.Truncate(0); err != nil {
+		return &fs.PathError{Op: "truncate", Path: w.f.Name(), Err: err}
+	}
+	return nil
+}
+
+func (w *truncateFirst) Write(p []byte) (int, error) {
+	if err := w.truncate(); err != nil {
+		return 0, err
+	}
+	return w.f.Write(p)
+}
+
 // writeAndRename writes a new file beside base in dir and renames it over
 // base, with perm and old's owner when base exists (old non-nil).
-func writeAndRename(dir int, base, path string, perm uint32, old *unix.Stat_t, write func(*os.File) error) error {
+func writeAndRename(dir int, base, path string, perm uint32, old *unix.Stat_t, write func(io.Writer) error) error {
 	tmp := fmt.Sprintf(".%s.%016x", base, rand.Uint64())
 	if len(tmp) > 255 {
 		tmp = tmp[:255]
 	}
 	fd, err := unix.Openat(dir, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: filepath.Join(filepath.Dir(path), tmp), Err: err}
+		return placeError{&fs.PathError{Op: "open", Path: filepath.Join(filepath.Dir(path), tmp), Err: err}}
 	}
 	f := os.NewFile(uintptr(fd), tmp)
 	if old != nil {
@@ -152,7 +190,7 @@ func writeAndRename(dir int, base, path string, perm uint32, old *unix.Stat_t, w
 	}
 	if err == nil {
 		if err = unix.Renameat(dir, tmp, dir, base); err != nil {
-			err = &fs.PathError{Op: "rename", Path: path, Err: err}
+			err = placeError{&fs.PathError{Op: "rename", Path: path, Err: err}}
 		}
 	}
 	if err != nil {
