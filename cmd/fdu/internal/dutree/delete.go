@@ -57,9 +57,9 @@ func (e *StoppedError) Error() string {
 
 func (e *StoppedError) Unwrap() error { return e.Err }
 
-// Hooks for tests, nil otherwise: AfterChecks runs once a deletion's
-// checks have all passed, before anything is deleted; BeforeUnlink before
-// each entry the deletion removes.
+// Hooks for tests, nil otherwise: AfterChecks runs once a deletion's or
+// a move's checks of what is below have all passed, before anything is
+// deleted or moved; BeforeUnlink before each entry the deletion removes.
 var (
 	AfterChecks  func()
 	BeforeUnlink func()

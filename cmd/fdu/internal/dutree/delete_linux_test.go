@@ -31,16 +31,6 @@ func scan(t *testing.T, root string, o ScanOptions) *Tree {
 	return tr
 }
 
-func mkfile(t *testing.T, path string, size int) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func exists(path string) bool { _, err := os.Lstat(path); return err == nil }
 
 // onDisk lists what dir holds on disk, on its own file system, as sorted

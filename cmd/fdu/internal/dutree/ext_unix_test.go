@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/pbednarcik/flexreaddir/walk"
 )
 
 // extTree is makeTree with owners and modes that differ from entry to
@@ -147,5 +149,37 @@ func TestNcduExtended(t *testing.T) {
 	}
 	if b := exts(back); strings.Join(b, "\n") != strings.Join(got, "\n") {
 		t.Errorf("ncdu -e -f of ours wrote\n%s\nncdu's own scan\n%s", strings.Join(b, "\n"), strings.Join(got, "\n"))
+	}
+}
+
+// TestScanExtendedFollowsLinks: under -L a symbolic link is shown as its
+// target, owner and mode too.
+func TestScanExtendedFollowsLinks(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "target"), 10)
+	if err := os.Chmod(filepath.Join(root, "target"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() == 0 {
+		if err := os.Chown(filepath.Join(root, "target"), 4242, 4243); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("target", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	follow := func() *walk.Options { return &walk.Options{Workers: 1, FollowSymlinks: true} }
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: follow, Extended: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(root, "target"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := fi.Sys().(*syscall.Stat_t)
+	want := Ext{Uid: st.Uid, Gid: st.Gid, Mode: uint32(st.Mode)}
+	if n := tr.Find([]string{"link"}); n == nil || n.Ext != want {
+		t.Errorf("link: %+v, want its target's %+v", n, want)
 	}
 }

@@ -1,12 +1,14 @@
 package dutree
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
 
@@ -135,5 +137,84 @@ func TestMoveSameSeesASwap(t *testing.T) {
 		if tr.Find([]string{name}) == nil {
 			t.Errorf("%s left the tree", name)
 		}
+	}
+}
+
+// TestMoveSameAcceptsTheEntry: the check Move hands its move function
+// passes the entry it checked, at its new name, a file and a directory.
+func TestMoveSameAcceptsTheEntry(t *testing.T) {
+	root, away := t.TempDir(), t.TempDir()
+	mkfile(t, filepath.Join(root, "f"), 100)
+	mkfile(t, filepath.Join(root, "d", "g"), 100)
+	tr := scan(t, root, ScanOptions{})
+	checked := func(fd int, name string, same func(int, string) error) error {
+		if err := unix.Renameat(fd, name, unix.AT_FDCWD, filepath.Join(away, name)); err != nil {
+			return err
+		}
+		return same(unix.AT_FDCWD, filepath.Join(away, name))
+	}
+	for _, name := range []string{"f", "d"} {
+		if err := tr.Move(ctx, nil, name, checked); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if tr.Find([]string{name}) != nil || !exists(filepath.Join(away, name)) {
+			t.Errorf("%s not moved out of the tree", name)
+		}
+	}
+}
+
+// TestMoveRefusesAChangeAfterItsChecks: an entry replaced, or a directory
+// written in, after the checks of what is below it and before the move is
+// refused by the last check of the entry itself, and not moved.
+func TestMoveRefusesAChangeAfterItsChecks(t *testing.T) {
+	root, away := t.TempDir(), t.TempDir()
+	mkfile(t, filepath.Join(root, "f"), 100)
+	mkfile(t, filepath.Join(root, "d", "g"), 100)
+	tr := scan(t, root, ScanOptions{})
+	t.Cleanup(func() { AfterChecks = nil })
+	AfterChecks = func() {
+		os.Rename(filepath.Join(root, "f"), filepath.Join(root, "f.was"))
+		mkfile(t, filepath.Join(root, "f"), 100)
+	}
+	if err := tr.Move(ctx, nil, "f", renameTo(t, away)); !errors.Is(err, ErrChanged) {
+		t.Errorf("f replaced after the checks: %v, want ErrChanged", err)
+	}
+	AfterChecks = func() { mkfile(t, filepath.Join(root, "d", "new"), 1) }
+	if err := tr.Move(ctx, nil, "d", renameTo(t, away)); err == nil {
+		t.Error("d written in after the checks: moved")
+	}
+	if got := onDisk(t, away); len(got) > 0 {
+		t.Errorf("moved: %v", got)
+	}
+}
+
+// TestTruncateWithoutBirthTimes: where there is no birth time (ext4 with
+// 128-byte inodes), the change a truncation makes to a file's ctime is
+// this program's: the file can be deleted after it. Its disk usage after
+// is the stat's, here the block its extended attribute takes.
+func TestTruncateWithoutBirthTimes(t *testing.T) {
+	mnt := testfs.LoopMount(t, "ext4", "-I", "128")
+	f := filepath.Join(mnt, "f")
+	mkfile(t, f, 1<<16)
+	var sx unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, f, 0, unix.STATX_BTIME, &sx); err != nil || sx.Mask&unix.STATX_BTIME != 0 {
+		t.Skipf("skipping: ext4 with 128-byte inodes gives a birth time (%v)", err)
+	}
+	if err := unix.Setxattr(f, "user.note", bytes.Repeat([]byte("x"), 200), 0); err != nil {
+		t.Skipf("skipping: no user xattr here: %v", err)
+	}
+	tr := scan(t, mnt, ScanOptions{Walk: walkWorkers(1)})
+	if err := tr.Truncate(nil, "f"); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(f, &st); err != nil {
+		t.Fatal(err)
+	}
+	if n := tr.Find([]string{"f"}); n.Asize != 0 || n.Dsize != st.Blocks*512 || st.Blocks == 0 {
+		t.Errorf("f after truncation: %d, %d bytes in the tree; %d blocks on disk", n.Asize, n.Dsize, st.Blocks)
+	}
+	if err := tr.Delete(ctx, nil, "f"); err != nil {
+		t.Errorf("deleting f after truncating it: %v", err)
 	}
 }

@@ -39,6 +39,9 @@ func (t *Tree) move(ctx context.Context, dirNames []string, in *Dir, k *Node, mo
 		return err
 	}
 	d.closeAll()
+	if AfterChecks != nil {
+		AfterChecks()
+	}
 	// The check walked below; what goes is the entry itself, checked
 	// again now: a directory unchanged since (its ctime too), a file the
 	// one scanned.

@@ -14,6 +14,9 @@ import (
 	"testing"
 )
 
+// testMeta is the header of the exports tests write.
+var testMeta = WriteOptions{Meta: Meta{Progname: "fdu", Progver: "test", Timestamp: 1}, Mtime: true}
+
 func TestRoundTrip(t *testing.T) {
 	tr, _, err := Scan(context.Background(), makeTree(t), ScanOptions{Walk: walkWorkers(2)})
 	if err != nil {
@@ -188,4 +191,38 @@ func zeroMtimes(d *Dir) {
 		kids[i].Mtime = 0
 	}
 	d.set(kids)
+}
+
+// TestWriteBytes: an export of ncdu 1 (no device, a hard link's count
+// unknown), read and written again, keeps its bytes: no "dev" where none
+// was given, no "nlink" where it is unknown, a disk usage not in blocks
+// of 512 bytes, a name's space, 0x1f, DEL, quote and backslash as ncdu
+// writes them. Under -L every file with an
+// inode is written as a link, one without is not.
+func TestWriteBytes(t *testing.T) {
+	const head = `[1,2,{"progname":"fdu","progver":"test","timestamp":1},` + "\n"
+	const entries = `[{"name":"/r","asize":4096,"dsize":4096},` + "\n" +
+		`{"name":"a b\u001f` + "\x7f" + `\"\\","asize":1,"dsize":1000},` + "\n" +
+		`{"name":"h","asize":2,"dsize":4096,"ino":7,"hlnkc":true},` + "\n"
+	in := `[1,0,{"progname":"ncdu","progver":"1.15","timestamp":1},` + "\n" + entries + `{"name":"s","asize":3,"ino":9}]]` + "\n"
+	tr, _, err := Read(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		follow bool
+		want   string
+	}{
+		{false, head + entries + `{"name":"s","asize":3}]]` + "\n"},
+		{true, head + entries + `{"name":"s","asize":3,"ino":9,"hlnkc":true,"nlink":1}]]` + "\n"},
+	} {
+		tr.FollowLinks = c.follow
+		var b bytes.Buffer
+		if err := Write(&b, tr, testMeta); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != c.want {
+			t.Errorf("follow %v: wrote\n%q\nwant\n%q", c.follow, b.String(), c.want)
+		}
+	}
 }

@@ -82,21 +82,36 @@ func Scan(ctx context.Context, root string, o ScanOptions) (*Tree, []Error, erro
 
 // Rescan scans the directory n again, at path, replacing what n held; the
 // caller runs Recount. The directory must still be the one scanned (the
-// same device and inode; one Unfinished has none), or the tree is left as
-// it was, as it is when ctx stops the rescan.
+// same device and inode; one Unfinished has none, and must be a directory
+// at path, not a link to one unless the scan follows links), or the tree
+// is left as it was, as it is when ctx stops the rescan.
 func Rescan(ctx context.Context, path string, n *Node, o ScanOptions) ([]Error, error) {
 	// One never listed was never identified: nothing to compare with but,
 	// under -x, its device, its parent's unless the listing gave its own.
 	// A stopped scan leaves a mount Unfinished: it is another file
 	// system's, not to be scanned into the tree.
 	unlisted := n.Dir.own.flags&Unfinished != 0 && n.Dir.own.ino == 0
-	oneFS := unlisted && o.Walk != nil && o.Walk().OneFileSystem
-	if oneFS {
-		var d Dir
-		if st, err := os.Stat(path); err == nil {
-			fillStat(st, &d) // nothing where there is no device to fill
+	var walkOpts walk.Options
+	if o.Walk != nil {
+		walkOpts = *o.Walk()
+	}
+	// What is at its path now, not followed unless the scan follows
+	// links: the directory the rescan must read (the walk follows a
+	// root that is a link), so that a link put in its place is refused.
+	var now Dir
+	if unlisted {
+		st, err := os.Lstat(path)
+		if err == nil && walkOpts.FollowSymlinks {
+			st, err = os.Stat(path)
 		}
-		if d.Dev != 0 && d.Dev != n.Dir.Dev {
+		switch {
+		case err != nil:
+			return nil, err
+		case !st.IsDir():
+			return nil, &fs.PathError{Op: "rescan", Path: path, Err: syscall.ENOTDIR}
+		}
+		fillStat(st, &now) // nothing where there is no device to fill
+		if walkOpts.OneFileSystem && now.Dev != 0 && now.Dev != n.Dir.Dev {
 			return nil, errOtherFS(path)
 		}
 	}
@@ -106,10 +121,14 @@ func Rescan(ctx context.Context, path string, n *Node, o ScanOptions) ([]Error, 
 	if err != nil {
 		return errs, err
 	}
-	if oneFS && fresh.Dev != n.Dir.Dev {
+	if unlisted && walkOpts.OneFileSystem && fresh.Dev != n.Dir.Dev {
 		return errs, errOtherFS(path)
 	}
-	if !unlisted && (fresh.own.ino != n.Dir.own.ino || fresh.Dev != n.Dir.Dev) {
+	want, check := n.Dir, !unlisted
+	if unlisted {
+		want, check = &now, now.own.ino != 0
+	}
+	if check && (fresh.own.ino != want.own.ino || fresh.Dev != want.Dev) {
 		return errs, &fs.PathError{Op: "rescan", Path: path, Err: errors.New("not the directory scanned before (moved or replaced)")}
 	}
 	*n.Dir = *fresh
@@ -169,7 +188,12 @@ func scanInto(ctx context.Context, root string, top *Dir, o ScanOptions, follow 
 		}
 	}
 	err = walk.Dirs(ctx, root, opts, s.dir)
-	if err != nil && !s.listedRoot() {
+	if !s.listedRoot() {
+		// The walk goes on past the root's error, which onError took:
+		// a root that could not be read is the scan's failure.
+		if err == nil {
+			err = s.takeRootErr()
+		}
 		return s.errs, false, err
 	}
 	s.markErrors()
@@ -178,6 +202,19 @@ func scanInto(ctx context.Context, root string, top *Dir, o ScanOptions, follow 
 }
 
 func (s *scanner) listedRoot() bool { return s.top.own.flags&listed != 0 }
+
+// takeRootErr takes the walk's error for the root itself out of the
+// errors met, to be the scan's; if the walk gave none for a root it did
+// not list, it is one saying so.
+func (s *scanner) takeRootErr() error {
+	for i, e := range s.errs {
+		if len(s.namesOf(e.Path)) == 0 {
+			s.errs = slices.Delete(s.errs, i, i+1)
+			return e.Err
+		}
+	}
+	return errors.New("root not listed")
+}
 
 // skipped keeps the device of a subdirectory the walk did not enter when
 // it knows it (one on another file system under -x): unlist tells those

@@ -5,13 +5,19 @@ package dutree
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/pbednarcik/flexreaddir/frd"
 )
 
 // makeTree makes a small tree with the odd kinds of entry: hard links
@@ -226,5 +232,54 @@ func TestRescan(t *testing.T) {
 	}
 	if tr.Find([]string{"a", "b", "new"}) == nil || tr.Find([]string{"a", "b", "c", "deep"}) == nil {
 		t.Errorf("rescanned directory lacks entries")
+	}
+}
+
+// TestScanMtimesBefore1970: a time before 1970 is counted in whole
+// seconds down, as du --time shows it: -1 s is -1, -1.5 s is -2.
+func TestScanMtimesBefore1970(t *testing.T) {
+	root := t.TempDir()
+	want := map[string]int64{}
+	for i, mt := range []time.Time{time.Unix(-1, 0), time.Unix(-2, 5e8), time.Unix(0, 0), time.Unix(-3, 999999999)} {
+		name := fmt.Sprintf("f%d", i)
+		mkfile(t, filepath.Join(root, name), 1)
+		if err := os.Chtimes(filepath.Join(root, name), mt, mt); err != nil {
+			t.Fatal(err)
+		}
+		want[name] = int64(math.Floor(float64(mt.UnixNano()) / 1e9))
+	}
+	tr, _, err := Scan(context.Background(), root, ScanOptions{Walk: walkWorkers(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, w := range want {
+		if n := tr.Find([]string{name}); n == nil || n.Mtime != w {
+			t.Errorf("%s: %+v, want mtime %d", name, n, w)
+		}
+	}
+}
+
+// TestCountLinkUnderFollow: in a tree walked through links, each file
+// is counted once by its inode whatever its link count; a file whose
+// inode is unknown (0) is counted at each entry.
+func TestCountLinkUnderFollow(t *testing.T) {
+	seen := map[frd.ID]struct{}{}
+	var got []bool
+	for _, ino := range []uint64{9, 9, 0, 0} {
+		k := Node{Name: "f", Ino: ino, Nlink: 1}
+		got = append(got, countLink(&k, 1, seen, true))
+	}
+	if want := []bool{true, false, true, true}; !slices.Equal(got, want) {
+		t.Errorf("counted %v, want %v", got, want)
+	}
+}
+
+func mkfile(t *testing.T, path string, size int) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"github.com/pbednarcik/flexreaddir/walk"
+	"golang.org/x/sys/unix"
 )
 
 // kids maps each entry of the tree's root to its flags, and whether it
@@ -117,6 +118,18 @@ func TestExcludeKernFS(t *testing.T) {
 			t.Errorf("%s: flags %#x, want %#x", name, got[name], want)
 		}
 	}
+	// A device's answer is asked once (a statfs a mount, not a
+	// directory): given the proc's device, plain is taken for it.
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	var c kernfsCache
+	if !c.is(fd, "proc", 77) || !c.is(fd, "plain", 77) || c.is(fd, "plain", 0) || c.is(fd, "tmp", 78) {
+		t.Errorf("kernfsCache: proc, plain as its device, plain and tmp: %v %v %v %v",
+			c.is(fd, "proc", 77), c.is(fd, "plain", 77), c.is(fd, "plain", 0), c.is(fd, "tmp", 78))
+	}
 }
 
 // TestOneFileSystem mounts a tmpfs at the top of the tree and one three
@@ -223,7 +236,8 @@ func TestOneFileSystemStopped(t *testing.T) {
 
 // TestOneFileSystemRescanUnfinished: a mount left Unfinished by a stopped
 // scan under -x (its device unknown) is not scanned into the tree by a
-// rescan: its files are another file system's.
+// rescan: its files are another file system's, refused before one is
+// read. A directory of the tree's own file system left Unfinished is.
 func TestOneFileSystemRescanUnfinished(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("skipping: mounting a tmpfs needs root")
@@ -233,6 +247,7 @@ func TestOneFileSystemRescanUnfinished(t *testing.T) {
 	if err := os.Mkdir(mnt, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	mkfile(t, filepath.Join(root, "plain", "f"), 4096)
 	testfs.MountTmpfs(t, mnt)
 	if err := os.WriteFile(filepath.Join(mnt, "big"), make([]byte, 1<<20), 0o644); err != nil {
 		t.Fatal(err)
@@ -253,12 +268,23 @@ func TestOneFileSystemRescanUnfinished(t *testing.T) {
 	if top == nil || top.Dir == nil || top.Flags&Unfinished == 0 {
 		t.Skipf("top is %+v: not left Unfinished", top)
 	}
-	if _, err := Rescan(context.Background(), mnt, top, ScanOptions{Walk: walkOpts}); err == nil {
+	var read Progress
+	if _, err := Rescan(context.Background(), mnt, top, ScanOptions{Walk: walkOpts, Progress: &read}); err == nil {
 		t.Error("a rescan of another file system's directory under -x succeeded")
 	}
+	if n, b := read.Entries.Load(), read.Bytes.Load(); n != 0 || b != 0 {
+		t.Errorf("refused after reading %d entries, %d bytes", n, b)
+	}
+	plain := find(tr, "plain")
+	if plain == nil || plain.Dir == nil || plain.Flags&Unfinished == 0 {
+		t.Fatalf("plain is %+v: not left Unfinished", plain)
+	}
+	if _, err := Rescan(context.Background(), filepath.Join(root, "plain"), plain, ScanOptions{Walk: walkOpts}); err != nil {
+		t.Errorf("a rescan of the tree's own file system's directory under -x: %v", err)
+	}
 	tr.Recount()
-	if tr.Top.Dsize >= 1<<20 {
-		t.Errorf("%d bytes counted: the other file system's file among them", tr.Top.Dsize)
+	if tr.Top.Dsize >= 1<<20 || plain.Dir.Len() != 1 {
+		t.Errorf("%d bytes counted (the other file system's file among them?), plain holds %d entries", tr.Top.Dsize, plain.Dir.Len())
 	}
 }
 

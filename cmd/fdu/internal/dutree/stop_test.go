@@ -5,9 +5,14 @@ package dutree
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/pbednarcik/flexreaddir/walk"
 )
 
 // stoppedScan scans makeTree's tree with one worker, stopped as the root's
@@ -85,4 +90,72 @@ func sortedDirs(tr *Tree) []string {
 		}
 	}
 	return out
+}
+
+// TestRescanOfUnfinishedGone: a directory a stopped scan did not list,
+// removed since or replaced by a link to another directory, cannot be
+// rescanned: the rescan fails and leaves it Unfinished, not an empty
+// directory read whole or the link's target read in its place.
+func TestRescanOfUnfinishedGone(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want error
+	}{{"removed", fs.ErrNotExist}, {"link", syscall.ENOTDIR}} {
+		root, tr := stoppedScan(t)
+		n := tr.Find([]string{"a"})
+		if n == nil || n.Dir == nil || n.Flags&Unfinished == 0 {
+			t.Fatalf("a is %+v: not left Unfinished", n)
+		}
+		if err := os.RemoveAll(filepath.Join(root, "a")); err != nil {
+			t.Fatal(err)
+		}
+		if c.name == "link" {
+			other := t.TempDir()
+			if err := os.WriteFile(filepath.Join(other, "secret"), []byte("x"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(other, filepath.Join(root, "a")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := Rescan(context.Background(), filepath.Join(root, "a"), n, ScanOptions{Walk: walkWorkers(1)}); !errors.Is(err, c.want) {
+			t.Errorf("%s: rescan: %v, want %v", c.name, err, c.want)
+		}
+		tr.Recount()
+		if n.Flags&Unfinished == 0 || !tr.Incomplete || tr.Find([]string{"a", "secret"}) != nil {
+			t.Errorf("%s: after the failed rescan: flags %#x, tree Incomplete %v, a/secret %v", c.name, n.Flags, tr.Incomplete, tr.Find([]string{"a", "secret"}))
+		}
+	}
+}
+
+// TestRescanOfUnfinishedLinkUnderL: under -L a link to a directory, left
+// Unfinished by a stopped scan, is rescanned through the link.
+func TestRescanOfUnfinishedLinkUnderL(t *testing.T) {
+	root, other := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, filepath.Join(root, "l")); err != nil {
+		t.Fatal(err)
+	}
+	follow := func() *walk.Options {
+		return &walk.Options{Workers: 1, StatAll: true, Reuse: true, FollowSymlinks: true}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tr, _, err := Scan(ctx, root, ScanOptions{Walk: follow, Exclude: func(string) bool { cancel(); return false }})
+	if err != nil || tr == nil {
+		t.Fatalf("a scan stopped after its root's listing: %v", err)
+	}
+	n := tr.Find([]string{"l"})
+	if n == nil || n.Dir == nil || n.Flags&Unfinished == 0 {
+		t.Fatalf("l is %+v: not left Unfinished", n)
+	}
+	if _, err := Rescan(context.Background(), filepath.Join(root, "l"), n, ScanOptions{Walk: follow}); err != nil {
+		t.Fatal(err)
+	}
+	tr.Recount()
+	if tr.Find([]string{"l", "f"}) == nil || tr.Incomplete {
+		t.Errorf("after the rescan: l/f %v, Incomplete %v", tr.Find([]string{"l", "f"}), tr.Incomplete)
+	}
 }

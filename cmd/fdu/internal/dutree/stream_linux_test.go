@@ -8,14 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pbednarcik/flexreaddir/internal/testfs"
 	"golang.org/x/sys/unix"
 )
-
-var testMeta = WriteOptions{Meta: Meta{Progname: "fdu", Progver: "test", Timestamp: 1}, Mtime: true}
 
 // stream is Stream's output and walk for root, stopped by ctx.
 func stream(t *testing.T, ctx context.Context, root string, o StreamOptions) ([]byte, *streamer, bool) {
@@ -195,10 +194,12 @@ func TestStreamDeepChain(t *testing.T) {
 // keeps, a directory is found again, once its subdirectory is done,
 // through ".." or by names from the root, checked to be the one listed.
 // When only the subdirectory moved away, its parent is found by names and
-// exported whole; when the parent moved too, it is reported, and the rest
-// of it is not read; the export is whole either way.
+// exported whole; when the parent moved too, or was replaced by another
+// directory of its name, it is reported, and the rest of it is not read;
+// the export is whole either way.
 func TestStreamDirectoryMovedWhileExported(t *testing.T) {
-	for _, both := range []bool{false, true} {
+	for _, c := range []struct{ both, replaced bool }{{false, false}, {true, false}, {true, true}} {
+		both := c.both
 		root := t.TempDir()
 		deepChain(t, root, "d", 40)
 		mkfile(t, filepath.Join(root, "d", "d", "z", "g"), 10)
@@ -218,19 +219,202 @@ func TestStreamDirectoryMovedWhileExported(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
+					if c.replaced { // found by names, another directory
+						if err := os.Mkdir(filepath.Join(root, "d", "d"), 0o755); err != nil {
+							t.Fatal(err)
+						}
+					}
 				}
 				return false
 			},
 		})
 		if _, _, err := Read(bytes.NewReader(data)); err != nil || !complete || !moved {
-			t.Fatalf("both %v: complete %v, moved %v, read back: %v", both, complete, moved, err)
+			t.Fatalf("%+v: complete %v, moved %v, read back: %v", c, complete, moved, err)
 		}
 		want := 0
 		if both {
 			want = 1
 		}
 		if len(errs) != want || want == 1 && !strings.Contains(errs[0], "/d/d: moved or replaced") {
-			t.Errorf("both %v: errors %q; want %d", both, errs, want)
+			t.Errorf("%+v: errors %q; want %d", c, errs, want)
+		}
+	}
+}
+
+// openUnder lists the directories under root this process has open, as
+// their paths relative to root ("." for root).
+func openUnder(t *testing.T, root string) []string {
+	t.Helper()
+	des, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var open []string
+	for _, de := range des {
+		target, err := os.Readlink("/proc/self/fd/" + de.Name())
+		if err != nil {
+			continue // ReadDir's own, closed since
+		}
+		if rel, err := filepath.Rel(root, target); err == nil && !strings.HasPrefix(rel, "..") {
+			open = append(open, rel)
+		}
+	}
+	slices.Sort(open)
+	return open
+}
+
+// TestStreamKeepsTheDeepestOpen: 41 levels down, a Stream holds
+// streamOpen directories open, the root and the deepest, and again at the
+// bottom of a second chain after the first one's levels were found again
+// on the way up; with descriptor 0 free, so that levels open and found
+// again at 0 too, and none is left open after.
+func TestStreamKeepsTheDeepestOpen(t *testing.T) {
+	for _, zero := range []bool{false, true} {
+		root, err := filepath.EvalSymlinks(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		const levels = 40
+		for _, name := range []string{"a", "b"} {
+			fd := testfs.Chain(t, root, name, levels, nil, []string{"f"})
+			g, err := unix.Openat(fd, "g", unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+			unix.Close(fd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unix.Close(g)
+		}
+		want := func(name string) []string {
+			open := []string{"."}
+			for i := levels - streamOpen + 2; i <= levels; i++ {
+				open = append(open, strings.Repeat(name+"/", i-1)+name)
+			}
+			return open
+		}
+		seen := map[string][]string{}
+		closed := false
+		_, s, complete := stream(t, context.Background(), root, StreamOptions{
+			OnError: func(e Error) { t.Error(e.Err) },
+			Exclude: func(p string) bool {
+				if zero && !closed {
+					closed = true
+					closeStdin(t) // the next directory opened is 0
+				}
+				for _, name := range []string{"a", "b"} {
+					if p == root+"/"+strings.Repeat(name+"/", levels)+"g" {
+						seen[name] = openUnder(t, root)
+					}
+				}
+				return false
+			},
+		})
+		if !complete || s.depth != 0 {
+			t.Fatalf("zero %v: complete %v, %d levels left", zero, complete, s.depth)
+		}
+		for _, name := range []string{"a", "b"} {
+			if !slices.Equal(seen[name], want(name)) {
+				t.Errorf("zero %v: at the bottom of %s, open %q\nwant %q", zero, name, seen[name], want(name))
+			}
+		}
+		if open := openUnder(t, root); len(open) > 0 {
+			t.Errorf("zero %v: left open %q", zero, open)
+		}
+		if zero {
+			if _, err := unix.FcntlInt(0, unix.F_GETFD, 0); err != unix.EBADF {
+				t.Errorf("descriptor 0 left open after the stream (%v)", err)
+			}
+		}
+	}
+}
+
+// TestStreamEntries: what a Stream writes of a symbolic link whose
+// target takes a block of its own (its disk usage, from its lstat), of
+// another file system's directory under -x (marked, not entered), and the
+// paths it gives --exclude for a root named with a trailing slash.
+func TestStreamEntries(t *testing.T) {
+	root := t.TempDir()
+	mkfile(t, filepath.Join(root, "d", "f"), 10)
+	long := strings.Repeat("t", 200) // past ext4's 60 bytes kept in the inode
+	if err := os.Symlink(long, filepath.Join(root, "d", "lnk")); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(filepath.Join(root, "d", "lnk"), &st); err != nil {
+		t.Fatal(err)
+	}
+	mounted := os.Geteuid() == 0
+	if mounted {
+		mkfile(t, filepath.Join(root, "m", "big"), 1<<16)
+		testfs.MountTmpfs(t, filepath.Join(root, "m"))
+	}
+	var paths []string
+	data, _, complete := stream(t, context.Background(), root+"/", StreamOptions{
+		OneFileSystem: true,
+		OnError:       func(e Error) { t.Error(e.Err) },
+		Exclude:       func(p string) bool { paths = append(paths, p); return false },
+	})
+	tr, _, err := Read(bytes.NewReader(data))
+	if err != nil || !complete {
+		t.Fatalf("complete %v, read back: %v", complete, err)
+	}
+	if n := tr.Find([]string{"d", "lnk"}); n == nil || n.Dsize != st.Blocks*512 || n.Asize != int64(len(long)) {
+		t.Errorf("lnk %+v, want %d bytes of disk, %d apparent", n, st.Blocks*512, len(long))
+	}
+	if d := tr.Find([]string{"d"}); d == nil || d.Dir == nil || d.Flags&OtherFS != 0 || d.Dir.Len() != 2 {
+		t.Errorf("d, on the root's file system, read as %+v", d)
+	}
+	if mounted {
+		if m := tr.Find([]string{"m"}); m == nil || m.Flags&OtherFS == 0 || m.Dir != nil {
+			t.Errorf("m, a tmpfs, read as %+v, want OtherFS and not entered", m)
+		}
+	}
+	for _, p := range paths {
+		if strings.Contains(p, "//") || !strings.HasPrefix(p, root+"/") {
+			t.Errorf("--exclude given %q", p)
+		}
+	}
+	if !slices.Contains(paths, root+"/d/lnk") {
+		t.Errorf("--exclude not given %q: %q", root+"/d/lnk", paths)
+	}
+}
+
+// TestStoppedStreamKeepsExclusions: a Stream stopped in a directory
+// writes its subdirectories not read unfinished, but those --exclude
+// leaves out excluded, as it would have had it gone on.
+func TestStoppedStreamKeepsExclusions(t *testing.T) {
+	root := wideTree(t, 3, 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := ""
+	data, _, complete := stream(t, ctx, root, StreamOptions{Exclude: func(p string) bool {
+		dir, name := filepath.Split(p)
+		if dir != root+"/d1/" {
+			return false
+		}
+		if first == "" {
+			first = name
+			cancel() // the other two are written by the unwinding
+			return false
+		}
+		return name != "e1" && name != first
+	}})
+	tr, _, err := Read(bytes.NewReader(data))
+	if err != nil || complete || first == "" {
+		t.Fatalf("complete %v, stopped at %q, read back: %v", complete, first, err)
+	}
+	for _, e := range []string{"e0", "e1", "e2"} {
+		n := tr.Find([]string{"d1", e})
+		var want Flags
+		switch {
+		case e == first:
+			want = 0
+		case e == "e1":
+			want = Unfinished
+		default:
+			want = Excluded
+		}
+		if n == nil || n.Flags&(Excluded|Unfinished) != want {
+			t.Errorf("d1/%s (the first %s): %+v, want flags %#x", e, first, n, want)
 		}
 	}
 }
