@@ -38,11 +38,16 @@ func TestBatchesPaged(t *testing.T) {
 	}
 }
 
+// firstDiff says where got and want first differ, for a failure's
+// message.
 func firstDiff(got, want []string) string {
 	for i := range min(len(got), len(want)) {
 		if got[i] != want[i] {
 			return fmt.Sprintf("%d: %s, want %s", i, got[i], want[i])
 		}
+	}
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d names, want %d", len(got), len(want))
 	}
 	return "none"
 }
