@@ -202,12 +202,11 @@ func (s *pagedServer) answer(op uint32, node uint64, in []byte) ([]byte, syscall
 		}
 		return append(make([]byte, 16), s.attr(node)...), 0 // fuse_attr_out
 	case fuseLookup:
-		b, _, _ := bytes.Cut(in, []byte{0})
-		name := string(b)
-		if errno := s.fail[name]; errno != 0 {
+		name, _, _ := bytes.Cut(in, []byte{0})
+		if errno := s.fail[string(name)]; errno != 0 {
 			return nil, errno
 		}
-		if i, ok := s.index[name]; ok && node == 1 {
+		if i, ok := s.index[string(name)]; ok && node == 1 {
 			out := make([]byte, 40) // fuse_entry_out
 			le.PutUint64(out[0:], uint64(i+2))
 			return append(out, s.attr(uint64(i+2))...), 0
