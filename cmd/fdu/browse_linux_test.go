@@ -619,13 +619,7 @@ func TestExportUnreadableRootAsNobody(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("skipping: needs root to run as nobody")
 	}
-	top := testfs.WorldDir(t)
-	if err := os.MkdirAll(filepath.Join(top, "locked", "x"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(filepath.Join(top, "locked"), 0); err != nil {
-		t.Fatal(err)
-	}
+	top := lockedTop(t)
 	for _, args := range [][]string{{"-o", "-", "locked"}, {"-L", "-o", "-", "locked"}} {
 		res := testfs.RunAsNobodyResult(t, top, helperEnv+"="+strings.Join(args, "\x1f"), helperEnv+"_DIR="+top)
 		msg := "cannot read directory 'locked': Permission denied\n"
@@ -633,6 +627,20 @@ func TestExportUnreadableRootAsNobody(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q, stdout %q; want 1, the error alone, no export", args, res.Code, res.Stderr, res.Stdout)
 		}
 	}
+}
+
+// lockedTop is a directory everyone may enter holding "locked", a
+// directory with a subdirectory that only root can read.
+func lockedTop(t *testing.T) string {
+	t.Helper()
+	top := testfs.WorldDir(t)
+	if err := os.MkdirAll(filepath.Join(top, "locked", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(top, "locked"), 0); err != nil {
+		t.Fatal(err)
+	}
+	return top
 }
 
 // TestBrowseUnreadableRootAsNobody: fdu -i given a directory it cannot
@@ -661,13 +669,7 @@ func TestExportUnreadableKeepsTheOldFile(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("skipping: needs root to run as nobody")
 	}
-	top := testfs.WorldDir(t)
-	if err := os.MkdirAll(filepath.Join(top, "locked", "x"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(filepath.Join(top, "locked"), 0); err != nil {
-		t.Fatal(err)
-	}
+	top := lockedTop(t)
 	for dir, mode := range map[string]os.FileMode{"open": 0o777, "closed": 0o755} {
 		file := filepath.Join(top, dir, "mine.json")
 		if err := os.Mkdir(filepath.Join(top, dir), mode); err != nil {
